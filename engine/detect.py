@@ -1,0 +1,112 @@
+"""Format detection by content (magic bytes and container layout), not by name."""
+from __future__ import annotations
+
+import io
+import os
+import zipfile
+from dataclasses import dataclass
+from typing import Optional
+
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+HWP3_MAGIC = b"HWP Document File V3.00"
+MARKANY_MAGIC = b"<MARKANY_DOCUMENTSAFER>"
+
+# Extension -> the formats a file with that extension may legitimately be.
+EXTENSION_FORMATS = {
+    ".pdf": {"pdf"}, ".docx": {"docx"}, ".xlsx": {"xlsx"}, ".xlsm": {"xlsx"},
+    ".hwpx": {"hwpx"}, ".hwp": {"hwp", "hwp3"}, ".zip": {"zip"},
+    ".png": {"png"}, ".jpg": {"jpeg"}, ".jpeg": {"jpeg"}, ".tif": {"tiff"},
+    ".tiff": {"tiff"}, ".bmp": {"bmp"}, ".gif": {"gif"},
+    ".doc": {"doc"}, ".xls": {"xls"}, ".ppt": {"ppt"}, ".pptx": {"pptx"},
+}
+
+
+@dataclass
+class Detected:
+    format: str                     # pdf, docx, xlsx, hwpx, hwp, hwp3, zip, png, jpeg, …, unknown
+    encrypted_ooxml: bool = False   # an OOXML file wrapped in an encrypted OLE container
+    drm_vendor: Optional[str] = None  # key of wording.DRM_VENDORS when a wrapper names one
+
+
+def detect(data: bytes) -> Detected:
+    """Tell what a file is from its first bytes and, for containers, its layout."""
+    head = data[:64]
+    if data[:1024].find(b"%PDF-") != -1:
+        return Detected("pdf")
+    if head.startswith(MARKANY_MAGIC):
+        return Detected("drm", drm_vendor="markany")
+    if head.startswith(HWP3_MAGIC):
+        return Detected("hwp3")
+    if head.startswith(OLE_MAGIC):
+        return _detect_ole(data)
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")):
+        return Detected(_zip_kind(data))
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return Detected("png")
+    if head.startswith(b"\xff\xd8\xff"):
+        return Detected("jpeg")
+    if head.startswith((b"II*\x00", b"MM\x00*")):
+        return Detected("tiff")
+    if head.startswith(b"BM") and len(data) > 26:
+        return Detected("bmp")
+    if head.startswith((b"GIF87a", b"GIF89a")):
+        return Detected("gif")
+    return Detected("unknown")
+
+
+def _detect_ole(data: bytes) -> Detected:
+    import olefile
+
+    try:
+        ole = olefile.OleFileIO(io.BytesIO(data))
+    except Exception:
+        return Detected("hwp")  # OLE magic but unreadable: the HWP reader reports CORRUPT
+    try:
+        names = {"/".join(e) for e in ole.listdir(streams=True, storages=False)}
+        if "FileHeader" in names:
+            return Detected("hwp")
+        if "EncryptionInfo" in names and "EncryptedPackage" in names:
+            return Detected("ooxml", encrypted_ooxml=True)
+        if "WordDocument" in names:
+            return Detected("doc")
+        if "Workbook" in names or "Book" in names:
+            return Detected("xls")
+        if "PowerPoint Document" in names:
+            return Detected("ppt")
+        return Detected("unknown")
+    finally:
+        ole.close()
+
+
+def _zip_kind(data: bytes) -> str:
+    """hwpx, docx, xlsx, pptx or plain zip (also for unreadable zips)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            names = set(zf.namelist())
+            if "mimetype" in names:
+                try:
+                    mime = zf.read("mimetype")[:64]
+                except Exception:
+                    mime = b""
+                if b"hwp+zip" in mime:
+                    return "hwpx"
+            if any(n.startswith("Contents/section") for n in names) or "Contents/content.hpf" in names:
+                return "hwpx"
+            if "word/document.xml" in names:
+                return "docx"
+            if "xl/workbook.xml" in names:
+                return "xlsx"
+            if "ppt/presentation.xml" in names:
+                return "pptx"
+    except Exception:
+        pass
+    return "zip"
+
+
+def extension_mismatch(filename: str, fmt: str) -> Optional[str]:
+    """The extension if it contradicts the detected format, else None."""
+    ext = os.path.splitext(filename)[1].lower()
+    expected = EXTENSION_FORMATS.get(ext)
+    if expected is None or fmt in expected or fmt in ("unknown", "drm", "ooxml"):
+        return None
+    return ext

@@ -1,0 +1,1 @@
+"""One reader module per file format, each filling a DocumentBuilder."""

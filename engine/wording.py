@@ -1,0 +1,131 @@
+"""Every Korean sentence a user can see comes from here.
+
+Reason codes are the contract (the window and scripts branch on them);
+the sentences are for people. Each unreadable reason says what happened
+and what the user can do next.
+"""
+from __future__ import annotations
+
+# code -> (what happened, what to do next)
+REASONS: dict[str, tuple[str, str]] = {
+    "EMPTY": (
+        "빈 파일입니다 (내용이 없습니다)",
+        "원본을 다시 받아 넣어 주십시오",
+    ),
+    "PASSWORD_PROTECTED": (
+        "암호가 걸린 문서라 열 수 없습니다",
+        "작성한 곳에서 암호를 푼 파일을 받아 넣어 주십시오",
+    ),
+    "DRM_ENCRYPTED": (
+        "문서 보안(DRM)으로 잠겨 있어 본문을 열 수 없습니다",
+        "문서 보안을 해제한 파일(반출 승인본)을 받아 넣어 주십시오",
+    ),
+    "CORRUPT": (
+        "파일이 손상되었거나 형식이 맞지 않아 읽지 못했습니다",
+        "원본 프로그램에서 열리는지 확인하고, 열리면 다른 이름으로 저장해 다시 넣어 주십시오",
+    ),
+    "UNSUPPORTED_FORMAT": (
+        "지원하지 않는 파일 형식입니다",
+        "한글(HWP·HWPX), PDF, 워드(DOCX), 엑셀(XLSX), 그림, ZIP 파일로 저장해 넣어 주십시오",
+    ),
+    "UNSUPPORTED_VERSION": (
+        "너무 오래된 판의 문서라 읽지 못합니다",
+        "한글에서 열어 HWPX나 HWP(5.0 이상)로 다시 저장해 넣어 주십시오",
+    ),
+    "NO_TEXT": (
+        "글자 층이 없는 문서입니다 (스캔하거나 그림으로 만든 문서)",
+        "스캔 문서는 글자 인식(OCR)을 켜거나, 글자가 든 원본 파일을 받아 넣어 주십시오",
+    ),
+    "TOO_LARGE": (
+        "파일이 너무 커서 읽지 않았습니다",
+        "설정에서 파일 크기 한도를 늘리거나, 파일을 나누어 넣어 주십시오",
+    ),
+    "ARCHIVE_UNSAFE": (
+        "압축 파일이 위험해 보여 풀지 않았습니다 (압축 폭탄이나 폴더 밖을 가리키는 이름)",
+        "압축을 직접 확인해 풀고, 필요한 문서만 폴더에 넣어 주십시오",
+    ),
+    "HWP_NOT_YET": (
+        "한글(HWP) 5.0 문서 읽기는 아직 준비 중입니다",
+        "한글에서 HWPX나 PDF로 저장해 넣어 주십시오",
+    ),
+    "READ_ERROR": (
+        "파일을 열 수 없습니다 (권한이 없거나 다른 프로그램이 쓰는 중입니다)",
+        "파일을 닫거나 읽기 권한을 확인한 뒤 다시 읽어 주십시오",
+    ),
+    "TIMEOUT": (
+        "읽는 데 너무 오래 걸려 멈췄습니다",
+        "파일이 지나치게 복잡할 수 있습니다. 원본 프로그램에서 다른 형식으로 저장해 넣어 주십시오",
+    ),
+}
+
+# Vendor names shown to users when we know who locked a file.
+DRM_VENDORS = {
+    "markany": "마크애니 문서보안(Document SAFER)",
+    "fasoo": "파수 문서보안(Fasoo DRM)",
+    "softcamp": "소프트캠프 문서보안",
+    "hwp": "한글 문서 보안",
+    "hwp_distribution": "한글 배포용 문서",
+}
+
+# Warnings: read, but something is worth knowing.
+WARNINGS: dict[str, str] = {
+    "EXTENSION_MISMATCH": "파일 이름의 확장자({ext})와 실제 형식({actual})이 다릅니다. 실제 형식대로 읽었습니다",
+    "PARSER_ERROR": "읽는 도중 예상하지 못한 오류({detail})가 났습니다",
+    "NO_OCR": "그림 속 글자는 글자 인식(OCR)을 켜야 읽을 수 있습니다",
+    "PAGE_APPROXIMATE": "쪽 번호는 줄 배치로 어림한 값입니다 (한글 화면과 한두 쪽 다를 수 있습니다)",
+    "DISTRIBUTION_DOCUMENT": "작성자가 복사·인쇄를 막아 둔 배포용 문서입니다. 읽기만 했습니다",
+    "ARCHIVE_MEMBER_SKIPPED": "압축 안의 항목 {name}을(를) 건너뛰었습니다: {why}",
+    "FORMULA_NOT_CACHED": "계산 결과가 저장되지 않은 수식 칸이 있어 수식 그대로 읽었습니다",
+    "PAGES_WITHOUT_TEXT": "글자가 없는 쪽이 있습니다: {pages}",
+    "TABLE_MAY_BE_SPLIT": "쪽을 넘는 표가 나뉘어 읽혔을 수 있습니다",
+    "LAYOUT_SIDE_BY_SIDE": "가로로 나란한 배치가 있어 읽는 차례가 어긋날 수 있습니다",
+    "OCR_TEXT": "그림에서 기계가 읽은 글자입니다. 원문과 다를 수 있습니다",
+    "TRUNCATED": "파일 끝이 잘려 있어 앞부분만 읽었습니다",
+}
+
+FORMAT_NAMES = {
+    "pdf": "PDF", "docx": "워드(DOCX)", "xlsx": "엑셀(XLSX)", "hwpx": "한글(HWPX)",
+    "hwp": "한글(HWP)", "hwp3": "한글 3.0(HWP)", "zip": "ZIP 압축", "png": "PNG 그림",
+    "jpeg": "JPEG 그림", "tiff": "TIFF 그림", "bmp": "BMP 그림", "gif": "GIF 그림",
+    "doc": "워드 97-2003(DOC)", "xls": "엑셀 97-2003(XLS)", "ppt": "파워포인트 97-2003(PPT)",
+    "pptx": "파워포인트(PPTX)", "unknown": "알 수 없는 형식",
+}
+
+
+def reason_text(code: str | None) -> str | None:
+    """The full Korean sentence for a reason code: what happened — what to do."""
+    if code is None:
+        return None
+    what, step = REASONS.get(code, REASONS["CORRUPT"])
+    return f"{what} — {step}"
+
+
+def next_step(code: str) -> str:
+    """Only the 'what to do' half of a reason."""
+    return REASONS.get(code, REASONS["CORRUPT"])[1]
+
+
+def warning_text(code: str, **values) -> str:
+    """Korean text of a warning code, with its placeholders filled."""
+    template = WARNINGS.get(code, code)
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError):
+        return template
+
+
+def format_name(fmt: str) -> str:
+    return FORMAT_NAMES.get(fmt, fmt)
+
+
+def summary_line(filename: str, readable: bool, fmt: str, blocks: int, tables: int,
+                 pages, code: str | None) -> str:
+    """One line of the CLI's Korean summary for a document."""
+    if readable:
+        page_part = f"{pages}쪽, " if pages else ""
+        return f"읽음  {filename} ({format_name(fmt)}, {page_part}글 {blocks}개, 표 {tables}개)"
+    return f"못 읽음  {filename} ({format_name(fmt)}): {reason_text(code)}"
+
+
+def folder_summary(total: int, readable: int, unreadable: int) -> str:
+    return f"모두 {total}개 중 {readable}개 읽음, {unreadable}개 못 읽음"

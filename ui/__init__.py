@@ -1,0 +1,1 @@
+"""PySide6 widgets of Noda Desktop. Talks to the engine only through ui.service."""
