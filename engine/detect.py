@@ -85,7 +85,8 @@ def _zip_kind(data: bytes) -> str:
             names = set(zf.namelist())
             if "mimetype" in names:
                 try:
-                    mime = zf.read("mimetype")[:64]
+                    with zf.open("mimetype") as fh:  # never inflate a whole (possibly hostile) member
+                        mime = fh.read(64)
                 except Exception:
                     mime = b""
                 if b"hwp+zip" in mime:

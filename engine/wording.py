@@ -75,12 +75,18 @@ WARNINGS: dict[str, str] = {
     "PAGE_APPROXIMATE": "쪽 번호는 줄 배치로 어림한 값입니다 (한글 화면과 한두 쪽 다를 수 있습니다)",
     "DISTRIBUTION_DOCUMENT": "작성자가 복사·인쇄를 막아 둔 배포용 문서입니다. 읽기만 했습니다",
     "ARCHIVE_MEMBER_SKIPPED": "압축 안의 항목 {name}을(를) 건너뛰었습니다: {why}",
+    "ARCHIVE_TOO_MANY_MEMBERS": "압축 안 항목이 {count}개로 한도({limit}개)를 넘습니다",
+    "ARCHIVE_TOO_BIG": "압축을 풀면 {size}MB가 되어 한도({limit}MB)를 넘습니다",
+    "ARCHIVE_HIGH_RATIO": "항목 {name}이(가) {ratio}배로 부풀어 한도({limit}배)를 넘습니다 (압축 폭탄으로 보입니다)",
+    "ARCHIVE_TOO_DEEP": "압축 안에 압축이 한도({limit}겹)보다 깊이 들어 있습니다",
+    "ARCHIVE_UNSAFE_PATH": "항목 이름 {name}이(가) 압축 폴더 밖이나 절대 경로를 가리킵니다",
     "FORMULA_NOT_CACHED": "계산 결과가 저장되지 않은 수식 칸이 있어 수식 그대로 읽었습니다",
     "PAGES_WITHOUT_TEXT": "글자가 없는 쪽이 있습니다: {pages}",
     "TABLE_MAY_BE_SPLIT": "쪽을 넘는 표가 나뉘어 읽혔을 수 있습니다",
     "LAYOUT_SIDE_BY_SIDE": "가로로 나란한 배치가 있어 읽는 차례가 어긋날 수 있습니다",
     "OCR_TEXT": "그림에서 기계가 읽은 글자입니다. 원문과 다를 수 있습니다",
     "TRUNCATED": "파일 끝이 잘려 있어 앞부분만 읽었습니다",
+    "SECTION_SKIPPED": "문서의 {n}번째 구역이 손상되어 그 부분은 빼고 읽었습니다",
 }
 
 FORMAT_NAMES = {
@@ -129,3 +135,24 @@ def summary_line(filename: str, readable: bool, fmt: str, blocks: int, tables: i
 
 def folder_summary(total: int, readable: int, unreadable: int) -> str:
     return f"모두 {total}개 중 {readable}개 읽음, {unreadable}개 못 읽음"
+
+
+# Tenant texts (engine/tenant.py and the noda documents / search / cache commands).
+TENANT_TEXTS: dict[str, str] = {
+    "ACL_BROKEN": "권한 파일(ACL.json)을 읽지 못해 모든 문서를 잠갔습니다 — JSON 형식과 칸 이름(default, rules, files, allow)을 고쳐 주십시오",
+    "documents": "문서 {total}개: 읽음 {readable}개, 못 읽음 {unreadable}개, 확인 필요 {needs_review}개, 조각 {chunks}개",
+    "review": "확인 필요",
+    "searched": "조각 {chunks}개에서 {hits}건을 찾았습니다",
+    "hit_page": "{page}쪽",
+    "skipped": "못 읽어 찾기에서 빠진 문서 {count}개:",
+    "progress": "읽는 중 {done}/{total} {current}",
+    "refreshed": "새로 읽음 {parsed}개, 캐시에서 {from_cache}개, 그대로 {unchanged}개, 빠짐 {removed}개",
+    "cancelled": "읽기를 멈췄습니다. 다음에 이어서 읽습니다",
+    "purged": "캐시를 지웠습니다: {path} ({size})",
+    "not_folder": "폴더를 찾을 수 없습니다: {path}",
+}
+
+
+def tenant_text(key: str, **values) -> str:
+    """A tenant/CLI sentence with its placeholders filled."""
+    return TENANT_TEXTS[key].format(**values)

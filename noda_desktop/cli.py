@@ -23,7 +23,7 @@ def cmd_parse(args) -> int:
     target = args.path
     if os.path.isdir(target):
         paths = list(iter_files(target))
-        names = {p: os.path.relpath(p, target) for p in paths}
+        names = {p: os.path.relpath(p, target).replace(os.sep, "/") for p in paths}
     elif os.path.exists(target):
         paths, names = [target], {target: os.path.basename(target)}
     else:
@@ -46,8 +46,20 @@ def cmd_parse(args) -> int:
                 _print_document_summary(doc, sys.stdout)
         sys.stdout.flush()
     if os.path.isdir(target) or not args.json:
+        if not args.json:
+            print(file=sys.stderr)  # a blank line between the documents and the total
         print(wording.folder_summary(docs_total, readable, unreadable), file=sys.stderr)
     return 0
+
+
+def _prepare_output(json_mode: bool) -> None:
+    """JSON goes out as UTF-8; text never crashes on a console that lacks a character (cp949)."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            if json_mode and stream is sys.stdout:
+                stream.reconfigure(encoding="utf-8")
+            else:
+                stream.reconfigure(errors="replace")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    _prepare_output(json_mode=getattr(args, "json", False))
     try:
         return args.func(args)
     except KeyboardInterrupt:
