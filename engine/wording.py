@@ -81,6 +81,7 @@ WARNINGS: dict[str, str] = {
     "ARCHIVE_TOO_DEEP": "압축 안에 압축이 한도({limit}겹)보다 깊이 들어 있습니다",
     "ARCHIVE_UNSAFE_PATH": "항목 이름 {name}이(가) 압축 폴더 밖이나 절대 경로를 가리킵니다",
     "FORMULA_NOT_CACHED": "계산 결과가 저장되지 않은 수식 칸이 있어 수식 그대로 읽었습니다",
+    "XLSX_CELL_LIMIT": "칸이 너무 많아 한도({limit}칸)까지만 읽고 나머지 칸과 시트는 건너뛰었습니다. 설정에서 한도를 늘릴 수 있습니다",
     "PAGES_WITHOUT_TEXT": "글자가 없는 쪽이 있습니다: {pages}",
     "TABLE_MAY_BE_SPLIT": "쪽을 넘는 표가 나뉘어 읽혔을 수 있습니다",
     "LAYOUT_SIDE_BY_SIDE": "가로로 나란한 배치가 있어 읽는 차례가 어긋날 수 있습니다",
