@@ -149,7 +149,13 @@ def _mark_unreadable(doc: Document, code: str, drm_vendor: Optional[str] = None)
 
 
 def _finish(doc: Document, started: float) -> None:
-    """Fill the fields every reader shares: title fallback, metrics."""
+    """Fill the fields every reader shares: form fields (engine/structure.py), title fallback, metrics."""
+    if doc.access.readable:
+        try:
+            from engine.structure import extract_structure
+            extract_structure(doc)
+        except Exception:  # the form's fields are extras: never lose a read over them
+            pass
     if doc.access.readable and not doc.structure.title:
         doc.structure.title = _guess_title(doc)
     doc.metrics.parse_ms = int((time.perf_counter() - started) * 1000)
@@ -161,6 +167,8 @@ def _finish(doc: Document, started: float) -> None:
 
 
 def _guess_title(doc: Document) -> Optional[str]:
+    if doc.source.format == "xlsx":  # sheet names are not titles; a workbook states its title in properties
+        return None
     for b in doc.blocks:
         if b.type in ("title", "heading") and b.text.strip():
             return b.text.strip()[:200]
