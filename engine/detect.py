@@ -111,3 +111,9 @@ def extension_mismatch(filename: str, fmt: str) -> Optional[str]:
     if expected is None or fmt in expected or fmt in ("unknown", "drm", "ooxml"):
         return None
     return ext
+
+
+def claims_known_format(filename: str) -> bool:
+    """True when the extension names a format Noda reads (so unknown bytes mean damage)."""
+    ext = os.path.splitext(filename)[1].lower()
+    return ext in EXTENSION_FORMATS and not EXTENSION_FORMATS[ext] & {"doc", "xls", "ppt", "pptx"}

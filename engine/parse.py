@@ -12,7 +12,7 @@ import time
 from typing import Iterator, Optional, Sequence
 
 from engine import wording
-from engine.detect import detect, extension_mismatch
+from engine.detect import claims_known_format, detect, extension_mismatch
 from engine.formats.base import DocumentBuilder, ReadFailure
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import Access, Document, Source, Warning
@@ -87,7 +87,9 @@ def parse_document(data: bytes, filename: str, *, container_path: Sequence[str] 
         doc.warnings.append(Warning("EXTENSION_MISMATCH", wording.warning_text(
             "EXTENSION_MISMATCH", ext=ext, actual=wording.format_name(found.format))))
 
-    if found.format in NOT_READ:
+    if found.format == "unknown" and claims_known_format(filename):
+        _mark_unreadable(doc, "CORRUPT")  # named like a document we read, but its bytes are no such document
+    elif found.format in NOT_READ:
         _mark_unreadable(doc, NOT_READ[found.format], found.drm_vendor)
     else:
         module_name, extractor = READERS[found.format]
