@@ -1,0 +1,26 @@
+"""DocInfo: the paragraph shapes that mark outline (개요) headings.
+
+PARA_SHAPE starts with a UINT32 whose bits 23–24 give the paragraph head
+kind (1 = outline) and bits 25–27 its level, 0 = top [spec tables 43, 44].
+Paragraph shapes are numbered by their order in DocInfo.
+"""
+from __future__ import annotations
+
+import struct
+
+from engine.formats.hwp.records import PARA_SHAPE, RecordStream
+
+OUTLINE = 1
+
+
+def outline_levels(docinfo: bytes) -> dict[int, int]:
+    """Paragraph-shape id -> heading level (1 = top) for outline shapes, from DocInfo's records."""
+    levels: dict[int, int] = {}
+    shape_id = 0
+    for rec in RecordStream(docinfo, keep=frozenset({PARA_SHAPE})).records():
+        if len(rec.data) >= 4:
+            attr = struct.unpack_from("<I", rec.data)[0]
+            if (attr >> 23) & 0x3 == OUTLINE:
+                levels[shape_id] = ((attr >> 25) & 0x7) + 1
+        shape_id += 1
+    return levels
