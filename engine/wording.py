@@ -196,3 +196,59 @@ def gateway_text(code: str, /, **values) -> str:
         return template.format(**values)
     except (KeyError, IndexError):
         return template
+
+
+# Evidence page texts (engine/evidence.py: `noda view` and the window's saved HTML).
+EVIDENCE_TEXTS: dict[str, str] = {
+    "title": "노다 답과 근거 — {question}",
+    "heading": "답과 근거",
+    "made_at": "노다 데스크톱이 {when}에 폴더 ‘{folder}’의 문서로 만든 근거 문서입니다",
+    "question": "질문",
+    "answer": "답",
+    "made_by": "답을 지은 것: {made_by}",
+    "not_answered": "답하지 못했습니다",
+    "NO_MATCH": "문서에서 질문의 낱말을 찾지 못했습니다 — 다른 낱말로 물어 보십시오",
+    "NO_EVIDENCE": "관련 대목은 찾았지만 답이 될 줄이 없었습니다 — 아래 근거를 직접 보십시오",
+    "no_answer_other": "답을 만들지 못했습니다 ({reason})",
+    "skipped_head": "못 읽은 문서 {count}개 — 답과 근거에는 그 문서가 들어 있지 않습니다",
+    "next_step": "할 일: {step}",
+    "evidence": "근거",
+    "no_evidence": "이 답에는 근거가 없습니다",
+    "page": "{page}쪽",
+    "cell": "칸 {cell}",
+    "read_by": "읽은 방법: {extractors}",
+    "ocr": "기계가 그림에서 읽은 글자입니다 — 원문과 다를 수 있으니 쪽 그림과 맞춰 보십시오",
+    "distribution": "배포용 문서: 작성자가 복사·인쇄를 막아 둔 문서에서 읽은 글입니다",
+    "page_picture": "원문 {page}쪽 — 칠한 곳이 인용한 자리입니다",
+    "no_boxes": "이 근거에는 쪽 위의 자리(좌표)가 없어 칠하지 못했습니다. 쪽 그림만 보여 드립니다",
+    "no_source": "원본 파일을 찾지 못해 쪽 그림을 그리지 못했습니다 (옮겨지거나 지워졌을 수 있습니다). 인용한 대목을 글로 보여 드립니다",
+    "render_failed": "원본 쪽을 그리지 못했습니다 ({error}). 인용한 대목을 글로 보여 드립니다",
+    "pages_cut": "쪽이 많아 {shown}쪽까지만 그렸습니다 (근거는 모두 {total}쪽에 걸쳐 있습니다)",
+    "no_picture": "{format} 문서는 쪽이 고정되어 있지 않아(보는 프로그램과 글꼴에 따라 쪽이 바뀝니다) 원문 쪽 그림이 없습니다. 인용한 대목을 앞뒤 글과 함께 보여 드립니다",
+    "revision": "[{kind} {label}]",
+    "added": "신설", "deleted": "삭제", "amended": "고침", "unchanged": "그대로", "renumbered": "번호이동",
+    "saved": "근거 HTML을 저장했습니다: {path}",
+}
+
+
+def evidence_text(key: str, **values) -> str:
+    """An evidence-page sentence with its placeholders filled."""
+    return EVIDENCE_TEXTS[key].format(**values)
+
+
+# Extractive answers, LLM context and verification (engine/answer.py, context.py, verify.py; noda answer/context/verify).
+ANSWER_TEXTS: dict[str, str] = {
+    "made_by": "발췌 (LLM 없음)",
+    "not_answered": "답하지 못했습니다 — {why}",
+    "context_summary": "근거 {sources}개 · {used}/{budget}자",
+    "context_truncated": "글자 예산에 다 들지 않아 뒤의 근거를 덜어 냈습니다",
+    "verify_ok": "근거와 맞습니다 — 근거에 없는 숫자·인용·번호가 없습니다",
+    "verify_bad": "근거와 맞지 않는 곳이 있습니다:",
+    "unknown_sources": "폴더에 없는 근거(문서·조각 id): {sources}",
+    "bad_json": "JSON 파일을 읽지 못했습니다: {path}",
+}
+
+
+def answer_text(key: str, **values) -> str:
+    """An answer/context/verify sentence with its placeholders filled."""
+    return ANSWER_TEXTS[key].format(**values)

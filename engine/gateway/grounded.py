@@ -1,0 +1,89 @@
+"""Grounded answers: the model answers from the tenant's evidence only, and the answer is checked.
+
+The evidence is engine.context's numbered bundle; the model is told to cite
+``[n]`` after every statement. Its answer goes through engine.verify, which
+finds numbers missing from the evidence, references to sources that do not
+exist and quotes the cited chunk does not contain; those come back as
+``flags`` beside the answer, never silently dropped. When the gateway is off
+or fails the answer says so (``answered: false`` and the gateway's reason) —
+there is no quiet fallback to extraction under the LLM's name.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from engine import wording
+from engine.context import context
+from engine.gateway.client import Gateway
+from engine.gateway.events import GatewayError
+from engine.verify import verify
+
+# Sent to the model, not shown to users (so it is not in engine/wording.py).
+INSTRUCTIONS = (
+    "당신은 공공기관 업무 문서에 대한 질문에 답합니다. "
+    "사용자가 준 [근거]에 적힌 내용만으로 한국어로 답하십시오. "
+    "문장마다 끝에 그 내용이 나온 근거 번호를 [1]처럼 붙이십시오. "
+    "숫자·날짜·금액은 근거에 적힌 그대로 쓰고, 근거에 없는 것은 지어내지 마십시오. "
+    "근거로 답할 수 없으면 근거에서 찾지 못했다고만 답하십시오."
+)
+PROMPT = "[근거]\n{context}\n\n[질문]\n{question}"
+
+# A quoted phrase and the first [n] after it: 「…」, “…” or "…" followed by a reference.
+_QUOTED_REF = re.compile(r"[「“\"]([^」”\"\n]{2,200})[」”\"][^\[\n]{0,80}?\[(\d+)\]")
+
+
+def answer(tenant, question: str, gateway: Gateway, *, limit: int = 10, budget: int = 4000,
+           principal: Optional[str] = None) -> dict:
+    """Ask the gateway about ``question`` with the tenant's evidence; the answer, its citations and flags."""
+    result = {"tenant": tenant.folder.name, "question": question, "answered": False, "reason": None,
+              "reason_text": None, "made_by": None, "text": "", "citations": [], "grounded": False,
+              "flags": [], "unsupported_numbers": [], "skipped": [], "gateway": gateway.describe()}
+    if not gateway.enabled:
+        return _refused(result, gateway.refusal.code)
+    evidence = context(tenant, question, budget=budget, limit=limit, principal=principal)
+    result["skipped"] = evidence["skipped"]
+    sources = evidence["sources"]
+    if not sources:
+        return _refused(result, "NO_MATCH")
+    try:
+        reply = gateway.complete(PROMPT.format(context=evidence["context"], question=question),
+                                 system=INSTRUCTIONS)
+    except GatewayError as err:
+        return _refused(result, err.code)
+    quotes = [{"n": int(n), "quote": q.strip()} for q, n in _QUOTED_REF.findall(reply.text)
+              if 1 <= int(n) <= len(sources)]
+    check = verify(tenant, reply.text, sources, citations=quotes or None, principal=principal)
+    refs = sorted({n for s in check["sentences"] for n in s["refs"] if 1 <= n <= len(sources)})
+    result.update(answered=True, made_by=wording.gateway_text("made_by"), text=reply.text,
+                  citations=[_citation(n, sources[n - 1]) for n in refs],
+                  grounded=bool(refs) and check["grounded"],
+                  unsupported_numbers=check["unsupported_numbers"], flags=_flags(refs, check),
+                  verification=check, stop=reply.stop,
+                  usage={"input_tokens": reply.usage.input_tokens, "output_tokens": reply.usage.output_tokens})
+    return result
+
+
+def _refused(result: dict, code: str) -> dict:
+    result.update(reason=code, reason_text=wording.gateway_text(code))
+    return result
+
+
+def _citation(n: int, source: dict) -> dict:
+    keys = ("chunk_id", "doc_id", "filename", "kind", "path", "outline", "anchors", "extractors")
+    return {"n": n, **{k: source.get(k) for k in keys}}
+
+
+def _flags(refs: list[int], check: dict) -> list[dict]:
+    """What a reader should know before trusting the answer, as {code, text}."""
+    found = []
+    if not refs:
+        found.append(("NO_CITATIONS", {}))
+    if check["unknown_refs"]:
+        found.append(("UNKNOWN_REFS", {"refs": ", ".join(f"[{n}]" for n in check["unknown_refs"])}))
+    if check["unsupported_numbers"]:
+        found.append(("UNSUPPORTED_NUMBERS", {"numbers": ", ".join(map(str, check["unsupported_numbers"]))}))
+    missing = [c["quote"] for c in check["citations"] if not c["found"]]
+    if missing:
+        found.append(("UNFOUND_QUOTES", {"quotes": ", ".join(f"「{q}」" for q in missing)}))
+    return [{"code": code, "text": wording.gateway_text(code, **values)} for code, values in found]
