@@ -223,11 +223,14 @@ EVIDENCE_TEXTS: dict[str, str] = {
     "no_boxes": "이 근거에는 쪽 위의 자리(좌표)가 없어 칠하지 못했습니다. 쪽 그림만 보여 드립니다",
     "no_source": "원본 파일을 찾지 못해 쪽 그림을 그리지 못했습니다 (옮겨지거나 지워졌을 수 있습니다). 인용한 대목을 글로 보여 드립니다",
     "render_failed": "원본 쪽을 그리지 못했습니다 ({error}). 인용한 대목을 글로 보여 드립니다",
-    "pages_cut": "쪽이 많아 {shown}쪽까지만 그렸습니다 (근거는 모두 {total}쪽에 걸쳐 있습니다)",
+    "pages_cut": "쪽이 많아 앞의 {shown}쪽만 그렸습니다 (근거는 모두 {total}쪽에 걸쳐 있습니다)",
+    "no_page": "이 근거에는 쪽 번호가 없어 쪽 그림을 그리지 못했습니다. 인용한 대목을 글로 보여 드립니다",
+    "too_many_pages": "앞의 근거들에서 쪽 그림을 많이 그려 이 근거는 글로 보여 드립니다 (파일이 너무 커지지 않게)",
     "no_picture": "{format} 문서는 쪽이 고정되어 있지 않아(보는 프로그램과 글꼴에 따라 쪽이 바뀝니다) 원문 쪽 그림이 없습니다. 인용한 대목을 앞뒤 글과 함께 보여 드립니다",
     "revision": "[{kind} {label}]",
     "added": "신설", "deleted": "삭제", "amended": "고침", "unchanged": "그대로", "renumbered": "번호이동",
     "saved": "근거 HTML을 저장했습니다: {path}",
+    "doc_number": "문서번호 {value}", "issued_date": "시행일 {value}", "issuer": "발신 {value}",
 }
 
 

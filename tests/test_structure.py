@@ -1,0 +1,209 @@
+"""Form fields (engine/structure.py) and comparison-table revisions (engine/revisions.py)."""
+from __future__ import annotations
+
+import docx
+import pytest
+
+from engine.formats.base import DocumentBuilder
+from engine.model import Cell, Document, Source
+from engine.parse import parse_path
+from engine.revisions import revisions_for_table, revisions_for_text
+from engine.structure import extract_structure, normalise_date
+from tests.corpus import CORPUS, requires_corpus
+
+
+def _doc(lines: list[str], tables: list[list[list[str]]] = ()) -> tuple[Document, DocumentBuilder]:
+    """A readable Document of paragraphs, then tables (rows of cell texts)."""
+    doc = Document(doc_id="sha256:test", source=Source(filename="t.hwpx", format="hwpx", bytes=1))
+    builder = DocumentBuilder(doc, "test")
+    for line in lines:
+        builder.add_block("paragraph", line, page=1)
+    for grid in tables:
+        cells = [Cell(row=r, col=c, text=text) for r, row in enumerate(grid) for c, text in enumerate(row)]
+        builder.add_table(len(grid), max(len(row) for row in grid), cells, page=1)
+    return doc, builder
+
+
+LETTER = [
+    "농림축산식품부",
+    "수신  수신자 참조",
+    "(경유)",
+    "제목  2026년 해외농업자원개발 융자사업 시행공고",
+    "1. 관련: 해외농업·산림자원 개발협력법 제5조",
+    "2. 2026년 해외농업자원개발 융자사업을 다음과 같이 공고하오니 많은 참여 바랍니다.",
+    "붙임  1. 시행공고문 1부.  끝.",
+    "수신자  한국농어촌공사사장(글로벌농업개발부), (사)해외농업자원개발협회장",
+    "농림축산식품부장관",
+    "주무관 홍길동  사무관 김영희  국제협력총괄과장 박철수",
+    "시행  국제협력총괄과-174  (2023. 1. 10.)  접수",
+    "우 30110 세종특별자치시 다솜2로 94 / http://www.mafra.go.kr",
+]
+
+
+def test_official_letter_fields():
+    doc, _ = _doc(LETTER)
+    extract_structure(doc)
+    s = doc.structure
+    assert s.title == "2026년 해외농업자원개발 융자사업 시행공고"
+    assert s.doc_number == "국제협력총괄과-174"
+    assert s.issued_date == "2023-01-10"
+    assert s.issuer == "농림축산식품부"
+    assert s.recipient == "수신자 참조"
+    assert s.recipients == ["한국농어촌공사사장(글로벌농업개발부)", "(사)해외농업자원개발협회장"]
+
+
+def test_letter_in_tables_signed_by_the_head():
+    """Header and footer drawn as tables, one addressee, a letter-spaced signature."""
+    doc, _ = _doc(
+        ["1. 귀 기관의 협조에 감사드립니다.", "2. 행사 안내문을 붙임과 같이 보냅니다.  끝.",
+         "강 북 구 청 장 (직인생략)"],
+        [[["수 신", "서울특별시장(문화정책과장)"], ["제 목", "가을밤 음악축제 개최 알림"]],
+         [["기안자", "주무관 이순신", "검토자", "문화관광체육과장"],
+          ["시행", "문화관광체육과-5210(2023.07.05.)", "접수", ""]]])
+    # the header table belongs before the text: move its block first
+    doc.blocks.insert(0, doc.blocks.pop(3))
+    extract_structure(doc)
+    s = doc.structure
+    assert s.recipient == "서울특별시장(문화정책과장)"
+    assert s.recipients == []
+    assert s.title == "가을밤 음악축제 개최 알림"
+    assert s.doc_number == "문화관광체육과-5210"
+    assert s.issued_date == "2023-07-05"
+    assert s.issuer == "강북구청장"
+
+
+def test_press_release_gets_headline_and_no_letter_fields():
+    doc, builder = _doc([])
+    for text in ("보도자료", "‘25년 2분기 해외직접투자는 141.5억 달러로 전년동기비 13.4% 감소"):
+        builder.add_table(1, 1, [Cell(0, 0, text)], page=1)
+    builder.add_table(1, 4, [Cell(0, i, t) for i, t in enumerate(
+        ["보도시점", "2025. 9. 19.(금) 11:00", "배포", "2025. 9. 19.(금) 08:00"])], page=1)
+    builder.add_block("paragraph", "해외직접투자 신고 수신 건수는 전년보다 늘었다.", page=1)
+    builder.add_table(2, 3, [Cell(0, 0, "담당 부서"), Cell(0, 1, "대외경제국"), Cell(0, 2, "과장 강병중"),
+                             Cell(1, 1, "국제경제과"), Cell(1, 2, "사무관 황예진")], page=2)
+    extract_structure(doc)
+    s = doc.structure
+    assert s.title == "‘25년 2분기 해외직접투자는 141.5억 달러로 전년동기비 13.4% 감소"
+    assert (s.doc_number, s.issued_date, s.issuer, s.recipient, s.recipients) == (None, None, None, None, [])
+
+
+def test_public_notice_gets_headline_and_no_letter_fields():
+    doc, _ = _doc(["농림축산식품부 공고 제2023-12호", "2026년 해외농업자원개발 융자사업 시행공고",
+                   "해외농업·산림자원 개발협력법에 따라 다음과 같이 공고합니다.",
+                   "2023. 1. 10.", "농림축산식품부장관"])
+    doc.structure.title = "옛 서식 제목"   # a stale file-properties title loses to the face
+    extract_structure(doc)
+    s = doc.structure
+    assert s.title == "2026년 해외농업자원개발 융자사업 시행공고"
+    assert (s.doc_number, s.issued_date, s.issuer, s.recipient, s.recipients) == (None, None, None, None, [])
+
+
+def test_cover_line_with_date_and_agency():
+    doc, builder = _doc([])
+    builder.add_table(1, 1, [Cell(0, 0, "AI 기반 공사비 변경 LLM 서비스 프로토타입 개발 과업지시서 2026. 06. 한국건설기술연구원")])
+    builder.add_block("paragraph", "1. 과업명")
+    extract_structure(doc)
+    assert doc.structure.title == "AI 기반 공사비 변경 LLM 서비스 프로토타입 개발 과업지시서"
+
+
+def test_plain_text_keeps_nulls():
+    doc, _ = _doc(["동해물과 백두산이 마르고 닳도록", "하느님이 보우하사 우리나라 만세",
+                   "시행 중인 제도는 그대로 둔다."])
+    doc.structure.title = "애국가"
+    extract_structure(doc)
+    s = doc.structure
+    assert s.title == "애국가"
+    assert (s.doc_number, s.issued_date, s.issuer, s.recipient, s.recipients, s.revisions) == (
+        None, None, None, None, [], [])
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("(2023. 1. 10.)", "2023-01-10"),
+    ("2023년 1월 10일", "2023-01-10"),
+    ("서면인터넷방문상담2팀-1138  (2004.06.02)", "2004-06-02"),
+    ("2023-02-30 그리고 2023.3.1.", "2023-03-01"),
+    ("2026. 06.", None),
+    ("", None),
+])
+def test_normalise_date(text, expected):
+    assert normalise_date(text) == expected
+
+
+def test_parse_fills_structure_of_a_docx_letter(tmp_path):
+    """engine/parse.py runs the extraction after a successful read."""
+    path = tmp_path / "공문.docx"
+    document = docx.Document()
+    for line in LETTER:
+        document.add_paragraph(line)
+    document.save(path)
+    doc = parse_path(str(path))[0]
+    assert doc.readable
+    assert doc.structure.doc_number == "국제협력총괄과-174"
+    assert doc.structure.issued_date == "2023-01-10"
+    assert doc.structure.recipients[1] == "(사)해외농업자원개발협회장"
+
+
+@requires_corpus
+@pytest.mark.parametrize("name, number, date, title, issuer", [
+    ("nts_국제조세제도과-393.hwp", "국제조세제도과-393", "2022-11-02",
+     "개별기업보고서 부표 중 요약손익계산서 미제출에 따른 과태료 부과 여부", "기획재정부"),
+    ("nts_서면2팀-1138_접대비.hwp", "서면인터넷방문상담2팀-1138", "2004-06-02", "접대비 해당 여부", None),
+])
+def test_corpus_rulings(name, number, date, title, issuer):
+    doc = parse_path(str(CORPUS / name))[0]
+    if not doc.readable:
+        pytest.skip(f"{name} not readable yet ({doc.reason})")
+    s = doc.structure
+    assert (s.doc_number, s.issued_date, s.title, s.issuer) == (number, date, title, issuer)
+    assert (s.recipient, s.recipients) == (None, [])
+
+
+@requires_corpus
+def test_corpus_press_release():
+    doc = parse_path(str(CORPUS / "moef_2025년2분기_해외직접투자_보도자료(최종).hwpx"))[0]
+    s = doc.structure
+    assert s.title == "‘25년 2분기 해외직접투자는 141.5억 달러로 전년동기비 13.4% 감소"
+    assert (s.doc_number, s.issued_date, s.issuer, s.recipient, s.recipients) == (None, None, None, None, [])
+
+
+# ---- revisions -------------------------------------------------------------------
+COMPARISON = [
+    ["현      행", "개   정   안"],
+    ["제5조(정의) 이 법에서 “사업”이란 해외농업 개발을 말한다.",
+     "제5조(정의) ----------------------- 해외농업·산림 개발을 말한다."],
+    ["13. 법 제104조제1항에 따른 위법사실 통보의 수리", "<삭  제>"],
+    ["<신  설>", "14. 법 제105조에 따른 자료의 제출"],
+    ["제7조(보고) 매년 보고한다.", "제7조(보고) (현행과 같음)"],
+    ["제8조(서식) 서식은 별표와 같다.", "제9조(서식) 서식은 별표와 같다."],
+    ["제10조(벌칙) 위반한 자는 처벌한다.", "제10조(벌칙) -------------------"],
+]
+
+
+def test_comparison_table_rows():
+    doc, _ = _doc([], [COMPARISON])
+    rows = revisions_for_table(doc.tables[0])
+    assert [(r["row"], r["kind"], r["label"]) for r in rows] == [
+        (1, "amended", "제5조"), (2, "deleted", "13."), (3, "added", "14."),
+        (4, "unchanged", "제7조"), (5, "renumbered", "제8조 → 제9조"), (6, "unchanged", "제10조")]
+    assert rows[1]["current"] == "13. 법 제104조제1항에 따른 위법사실 통보의 수리"
+    assert rows[1]["revised"] == "<삭  제>"     # the document's words, untouched
+
+
+def test_revisions_stored_and_found_for_a_quote():
+    doc, _ = _doc(["신·구조문대비표"], [COMPARISON, [["구분", "내용"], ["현행", "그대로"]]])
+    extract_structure(doc)
+    stored = doc.structure.revisions
+    assert len(stored) == 6
+    assert {r["table"] for r in stored} == {"t0001"}
+    assert stored[0]["block"] == doc.tables[0].block
+    quote = "13. 법 제104조제1항에 따른 위법사실 통보의 수리 | <삭 제>"
+    found = revisions_for_text(doc, [doc.tables[0].block], quote)
+    assert found == [{"kind": "deleted", "label": "13.",
+                      "current": "13. 법 제104조제1항에 따른 위법사실 통보의 수리", "revised": "<삭  제>"}]
+    assert revisions_for_text(doc, ["b09999"], quote) == []
+    assert Document.from_dict(doc.to_dict()).structure.revisions == stored
+
+
+def test_ordinary_table_has_no_revisions():
+    doc, _ = _doc([], [[["구분", "2023년", "2024년"], ["총투자", "182.6", "161.1"]]])
+    assert revisions_for_table(doc.tables[0]) == []
