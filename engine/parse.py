@@ -64,7 +64,7 @@ def parse_bytes(data: bytes, filename: str, *, container_path: Sequence[str] = (
     if len(data) > limits.max_file_bytes:
         return [unreadable(filename, "unknown", "TOO_LARGE", size=len(data),
                            container_path=container_path)]
-    if data and detect(data).format == "zip":
+    if data[:2] == b"PK" and detect(data).format == "zip":  # only ZIP-like bytes need the layout check
         from engine.formats import archive
         return archive.read_archive(data, filename, container_path=list(container_path),
                                     limits=limits, depth=depth)
