@@ -1,0 +1,123 @@
+"""Korean text analysis for the search index (Whoosh analyzers on Kiwi).
+
+``KoreanTokenizer`` emits, in text order, the content morphemes Kiwi finds
+(nouns, verb and adjective stems, roots, numbers, foreign words …) plus each
+whitespace word (eojeol) without its edge punctuation, so "학교에" gives
+"학교" and "학교에". Numbers stay whole ("150.9", "2024"); "1,000" also
+gives "1000". Latin letters are lowercased, every term is NFKC-normalised.
+
+``BigramTokenizer`` emits the character bigrams of the text with spaces and
+punctuation removed, which finds words Kiwi splits differently, words spaced
+differently ("민중 총궐기" / "민중총궐기") and OCR text without spaces.
+
+Kiwi takes a second or two to load, so there is ONE instance per process,
+created on first use (``kiwi()``). Whoosh pickles analyzers into the index
+schema: the tokenizers hold no state and only name this module's Kiwi.
+"""
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+from functools import lru_cache
+from typing import Iterator
+
+from whoosh.analysis import Token, Tokenizer
+
+# Kiwi tags whose morphemes carry content (prefix match: "VV" covers "VV-R" …).
+CONTENT_TAGS = ("NNG", "NNP", "NNB", "NR", "SL", "SN", "SH", "XR", "VV", "VA", "MAG", "W_")
+
+_WORD = re.compile(r"\S+")
+_LETTER = re.compile(r"[^\W_]")
+_EDGE = re.compile(r"^[\W_]+|[\W_]+$")
+
+_kiwi = None
+_load_lock = threading.Lock()
+_use_lock = threading.Lock()
+
+
+def kiwi():
+    """The process-wide Kiwi instance (loaded on first call; thread-safe)."""
+    global _kiwi
+    if _kiwi is None:
+        with _load_lock:
+            if _kiwi is None:
+                from kiwipiepy import Kiwi
+
+                _kiwi = Kiwi()
+    return _kiwi
+
+
+def _norm(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+@lru_cache(maxsize=256)  # titles repeat on every chunk of a document; queries hit two fields
+def korean_terms(text: str) -> tuple[tuple[str, int, int], ...]:
+    """(term, start, end) for the morphemes and words of ``text``, in text order."""
+    analyzer = kiwi()
+    with _use_lock:
+        tokens = analyzer.tokenize(text)
+    out: list[tuple[str, int, int]] = []
+    for tok in tokens:
+        if not tok.tag.startswith(CONTENT_TAGS):
+            continue
+        start, end = tok.start, tok.start + tok.len
+        form = _norm(_EDGE.sub("", tok.form) or tok.form)
+        out.append((form, start, end))
+        if tok.tag == "SN" and "," in form:
+            out.append((form.replace(",", ""), start, end))
+    seen = {(start, term) for term, start, _ in out}
+    for m in _WORD.finditer(text):
+        word = _EDGE.sub("", m.group())
+        if not word:
+            continue
+        start = m.start() + m.group().index(word)
+        end = start + len(word)
+        term = _norm(word)
+        if (start, term) not in seen:
+            out.append((term, start, end))
+    out.sort(key=lambda x: (x[1], -x[2]))
+    return tuple(out)
+
+
+def bigram_terms(text: str) -> list[tuple[str, int, int]]:
+    """(bigram, start, end) over the letters and digits of ``text``, spaces and punctuation
+    skipped, so "신청 기간" and OCR's "신청기간" share "신청", "청기", "기간"."""
+    chars = [(_norm(m.group()), m.start()) for m in _LETTER.finditer(text)]
+    if len(chars) == 1:
+        return [(chars[0][0], chars[0][1], chars[0][1] + 1)]
+    return [(a + b, i, j + 1) for (a, i), (b, j) in zip(chars, chars[1:])]
+
+
+class _TermTokenizer(Tokenizer):
+    """A Whoosh tokenizer over a subclass's ``terms(text)`` -> [(term, start, end)]."""
+
+    def __call__(self, value, positions=False, chars=False, keeporiginal=False,
+                 removestops=True, start_pos=0, start_char=0, tokenize=True, mode="",
+                 **kwargs) -> Iterator[Token]:
+        t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        found = self.terms(value) if tokenize else [(value, 0, len(value))]
+        for pos, (term, start, end) in enumerate(found):
+            t.text = term
+            t.boost = 1.0
+            t.stopped = False
+            if keeporiginal:
+                t.original = value[start:end]
+            if positions:
+                t.pos = start_pos + pos
+            if chars:
+                t.startchar, t.endchar = start_char + start, start_char + end
+            yield t
+
+
+class KoreanTokenizer(_TermTokenizer):
+    """Kiwi content morphemes plus whole words (see ``korean_terms``)."""
+
+    terms = staticmethod(korean_terms)
+
+
+class BigramTokenizer(_TermTokenizer):
+    """Character bigrams across spaces (see ``bigram_terms``)."""
+
+    terms = staticmethod(bigram_terms)

@@ -1,0 +1,311 @@
+"""Cut a Document into chunks: the pieces the index stores and search returns.
+
+Paragraphs (and headings, list items …) are packed in reading order up to a
+character budget; a longer block is split at sentence ends. Page headers,
+footers and notes are packed apart, by kind. A table becomes table chunks of
+whole rows, each starting with the table's first (header) row so a row can
+be understood alone; table text comes from the cells, never from the table
+block. ``outline`` is the heading path a chunk sits under and every chunk
+keeps one anchor (page, bbox, cell_range) per source block or cell; bboxes
+are copied from the Document, never made up.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Optional
+
+from openpyxl.utils.cell import get_column_letter, range_boundaries
+
+from engine.model import Block, Cell, Document, Table
+
+DEFAULT_BUDGET = 600
+# Block types packed apart from the main text, one chunk kind each.
+SIDE_KINDS = ("header", "footer", "footnote", "endnote", "comment", "memo")
+# Repeated on every page: indexed once.
+REPEATED_KINDS = ("header", "footer")
+# A first row longer than this share of the budget is not repeated as a header.
+HEADER_SHARE = 3
+
+_INVISIBLE = re.compile(r"[\u00ad\u200b-\u200d\u2060\ufeff]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u00a0\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\t]")
+_SPACES = re.compile(r" {2,}")
+_SENTENCE_END = re.compile(r"(?<=[.!?。…])\s+|\n+")
+
+# Short numbered lines of formats without heading styles: pattern -> level.
+_NUMBERED_HEADINGS = [
+    (re.compile(r"^제\s*\d+\s*(장|편)\s*\S"), 1),
+    (re.compile(r"^제\s*\d+\s*절\s*\S"), 2),
+    (re.compile(r"^[ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩ]{1,4}\s*[.)]?\s*\S"), 1),
+    (re.compile(r"^[IVX]{1,4}\s*[.)]\s*\S"), 1),
+    (re.compile(r"^\d{1,2}\.\s*[^\d\s]"), 2),
+    (re.compile(r"^[가나다라마바사아자차카타파하]\.\s*\S"), 3),
+]  # "1)", "가)", "(1)" are mostly list items in Korean documents: not headings
+_HEADING_MAX_CHARS = 40
+_SENTENCE_ENDINGS = (".", "。", "다", "함", "임", "음")  # "1. 신청은 온라인으로 함" is an item
+_LABELLED = re.compile(r"[:：]\s*\S")  # "가. 소요예산: 2억 원" is an item, not a heading
+
+
+@dataclass
+class Chunk:
+    """One searchable piece of a document, with where it came from."""
+
+    id: str
+    doc_id: str
+    kind: str
+    text: str
+    path: list[str] = field(default_factory=list)
+    outline: list[str] = field(default_factory=list)
+    anchors: list[dict] = field(default_factory=list)
+    extractors: list[str] = field(default_factory=list)
+    blocks: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Chunk":
+        return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
+
+
+def clean_text(text: str) -> str:
+    """No-break spaces and control characters become spaces; blank lines and edge spaces go."""
+    text = _CONTROL.sub(" ", _INVISIBLE.sub("", text.replace("\r\n", "\n").replace("\r", "\n")))
+    lines = (_SPACES.sub(" ", line).strip() for line in text.split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def split_sentences(text: str, limit: int) -> list[str]:
+    """Pieces of at most ``limit`` characters, cut after sentence ends (else at spaces)."""
+    if len(text) <= limit:
+        return [text]
+    pieces: list[str] = []
+    current = ""
+    for sentence in _SENTENCE_END.split(text):
+        for part in _hard_split(sentence.strip(), limit):
+            if current and len(current) + 1 + len(part) > limit:
+                pieces.append(current)
+                current = part
+            else:
+                current = f"{current} {part}" if current else part
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def _hard_split(text: str, limit: int) -> list[str]:
+    """A sentence longer than ``limit`` cut at the last space before it (or mid-word)."""
+    out = []
+    while len(text) > limit:
+        cut = text.rfind(" ", 0, limit + 1)
+        cut = cut if cut > limit // 2 else limit
+        out.append(text[:cut].strip())
+        text = text[cut:].strip()
+    if text:
+        out.append(text)
+    return out
+
+
+def chunk_document(doc: Document, budget: int = DEFAULT_BUDGET) -> list[Chunk]:
+    """The chunks of a readable Document, ids c0001… in the order they are made."""
+    if not doc.access.readable:
+        return []
+    return _Chunker(doc, max(budget, 50)).run()
+
+
+@dataclass
+class _Pack:
+    """A chunk being filled."""
+
+    kind: str
+    outline: list[str]
+    parts: list[str] = field(default_factory=list)
+    anchors: list[dict] = field(default_factory=list)
+    blocks: list[str] = field(default_factory=list)
+    extractors: list[str] = field(default_factory=list)
+    size: int = 0
+    body: bool = False  # holds more than headings
+
+    def fits(self, text: str, budget: int) -> bool:
+        return not self.parts or self.size + 1 + len(text) <= budget
+
+    def add(self, text: str, anchors: list[dict], block_id: str, extractor: str) -> None:
+        self.parts.append(text)
+        self.size += len(text) + (1 if self.size else 0)
+        for a in anchors:
+            if a not in self.anchors:
+                self.anchors.append(a)
+        if block_id not in self.blocks:
+            self.blocks.append(block_id)
+        if extractor and extractor not in self.extractors:
+            self.extractors.append(extractor)
+
+
+class _Chunker:
+    def __init__(self, doc: Document, budget: int):
+        self.doc = doc
+        self.budget = budget
+        self.path = [doc.structure.title or doc.source.filename]
+        self.tables = {t.block: t for t in doc.tables}
+        self.styled = any(b.type == "heading" for b in doc.blocks)
+        self.outline: list[tuple[int, str]] = []
+        self.chunks: list[Chunk] = []
+        self.flow: Optional[_Pack] = None
+        self.sides: dict[str, _Pack] = {}
+        self.seen_repeated: set[tuple[str, str]] = set()
+
+    def run(self) -> list[Chunk]:
+        for block in self.doc.blocks:
+            if block.id in self.tables:
+                self._flush_flow()
+                self._table(block, self.tables[block.id])
+            else:
+                self._text_block(block)
+        self._flush_flow()
+        for pack in self.sides.values():
+            self._emit(pack)
+        return self.chunks
+
+    # ---- paragraphs, headings, notes -------------------------------------
+    def _text_block(self, block: Block) -> None:
+        text = clean_text(block.text)
+        if not text:
+            return
+        kind = block.type if block.type in SIDE_KINDS else "paragraph"
+        if kind in REPEATED_KINDS:
+            if (kind, text) in self.seen_repeated:
+                return
+            self.seen_repeated.add((kind, text))
+        level = self._heading_level(block, text) if kind == "paragraph" else None
+        if level is not None:
+            if self.flow is not None and self.flow.body:
+                self._flush_flow()
+            self._enter_heading(level, text)
+            if self.flow is not None:  # headings only so far: the chunk sits under the newest
+                self.flow.outline = self._outline()
+        anchor = [{"page": block.page, "bbox": block.bbox, "cell_range": None}]
+        for piece in split_sentences(text, self.budget):
+            pack = self._pack_for(kind, piece)
+            pack.add(piece, anchor, block.id, block.extractor)
+            pack.body = pack.body or level is None
+
+    def _pack_for(self, kind: str, text: str) -> _Pack:
+        current = self.flow if kind == "paragraph" else self.sides.get(kind)
+        if current is not None and current.fits(text, self.budget):
+            return current
+        if current is not None:
+            self._emit(current)
+        pack = _Pack(kind, self._outline())
+        if kind == "paragraph":
+            self.flow = pack
+        else:
+            self.sides[kind] = pack
+        return pack
+
+    def _flush_flow(self) -> None:
+        if self.flow is not None:
+            self._emit(self.flow)
+            self.flow = None
+
+    def _heading_level(self, block: Block, text: str) -> Optional[int]:
+        if block.type == "title":
+            return 0
+        if block.type == "heading":
+            return block.level if block.level is not None else 1
+        if self.styled or block.type != "paragraph" or "\n" in text:
+            return None
+        if len(text) > _HEADING_MAX_CHARS or text.endswith(_SENTENCE_ENDINGS) or _LABELLED.search(text):
+            return None
+        for pattern, level in _NUMBERED_HEADINGS:
+            if pattern.match(text):
+                return level
+        return None
+
+    def _enter_heading(self, level: int, text: str) -> None:
+        while self.outline and self.outline[-1][0] >= level:
+            self.outline.pop()
+        if not (level == 0 and text == self.path[0]):
+            self.outline.append((level, text))
+
+    def _outline(self) -> list[str]:
+        return [text for _, text in self.outline]
+
+    # ---- tables ----------------------------------------------------------
+    def _table(self, block: Block, table: Table) -> None:
+        """Whole rows packed into chunks that each start with the header row."""
+        rows = _rows(table)
+        if not rows:
+            return
+        header = rows[0] if len(rows) > 1 and rows[0][0] == 0 \
+            and len(rows[0][1]) <= self.budget // HEADER_SHARE else None
+        pack: Optional[_Pack] = None
+        held: list[int] = []  # the table rows the open pack holds
+        for r, text, cells in rows:
+            repeat = header is not None and r != header[0]
+            room = self.budget - (len(header[1]) + 1 if repeat else 0)
+            units = [(text, cells)] if len(text) <= room else [  # an overlong row: cell by cell
+                (piece, [c]) for c in cells for piece in split_sentences(clean_text(c.text), room)]
+            for unit_text, unit_cells in units:
+                if pack is None or not pack.fits(unit_text, self.budget):
+                    if pack is not None:
+                        self._emit(pack, self._table_anchors(table, held, pack))
+                    pack, held = _Pack("table", self._outline()), []
+                    if repeat:
+                        pack.add(header[1], [], block.id, block.extractor)
+                pack.add(unit_text, [_cell_anchor(c, table) for c in unit_cells], block.id,
+                         block.extractor)
+                if r not in held:
+                    held.append(r)
+        self._emit(pack, self._table_anchors(table, held, pack))
+
+    def _table_anchors(self, table: Table, held: list[int], pack: _Pack) -> list[dict]:
+        """The cells' anchors; a sheet's narrowed range; the table's box when cells have none."""
+        if table.cell_range:  # a spreadsheet: one range narrowed to the rows held
+            narrowed = _narrow_range(table, held)
+            return [{"page": table.page, "bbox": None, "cell_range": narrowed or table.cell_range}]
+        if pack.anchors and not any(a["bbox"] for a in pack.anchors) and table.bbox:
+            pages = sorted({a["page"] for a in pack.anchors}, key=lambda p: (p is None, p))
+            return [{"page": p, "bbox": table.bbox if p == table.page else None, "cell_range": None}
+                    for p in pages]
+        return pack.anchors
+
+    # ---- output ----------------------------------------------------------
+    def _emit(self, pack: _Pack, anchors: Optional[list[dict]] = None) -> None:
+        if not pack.parts:
+            return
+        self.chunks.append(Chunk(
+            id=f"c{len(self.chunks) + 1:04d}", doc_id=self.doc.doc_id or "", kind=pack.kind,
+            text="\n".join(pack.parts), path=list(self.path), outline=list(pack.outline),
+            anchors=anchors if anchors is not None else pack.anchors,
+            extractors=pack.extractors, blocks=pack.blocks))
+
+
+def _rows(table: Table) -> list[tuple[int, str, list[Cell]]]:
+    """(row index, 'a | b | c', cells) for every row with text, top to bottom."""
+    by_row: dict[int, list[Cell]] = {}
+    for c in table.cells:
+        if clean_text(c.text):
+            by_row.setdefault(c.row, []).append(c)
+    out = []
+    for r in sorted(by_row):
+        cells = sorted(by_row[r], key=lambda c: c.col)
+        out.append((r, " | ".join(clean_text(c.text).replace("\n", " ") for c in cells), cells))
+    return out
+
+
+def _cell_anchor(cell: Cell, table: Table) -> dict:
+    page = cell.page if cell.page is not None else table.page
+    return {"page": page, "bbox": cell.bbox, "cell_range": cell.cell_range}
+
+
+def _narrow_range(table: Table, held: list[int]) -> Optional[str]:
+    """'시트1!A3:D20': the table's columns over the sheet rows of ``held`` table rows."""
+    sheet, sep, ref = table.cell_range.rpartition("!")
+    try:
+        min_col, min_row, max_col, _ = range_boundaries(ref.replace("$", ""))
+    except (ValueError, TypeError):
+        return None
+    if None in (min_col, min_row, max_col) or not held:
+        return None
+    first, last = min_row + min(held), min_row + max(held)
+    return f"{sheet}{sep}{get_column_letter(min_col)}{first}:{get_column_letter(max_col)}{last}"

@@ -1,0 +1,233 @@
+"""Chunks: packing within a budget, sentence splits, tables with their header row, outline, anchors."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engine.chunking import Chunk, chunk_document, clean_text, split_sentences
+from engine.formats.base import DocumentBuilder
+from engine.model import Cell, Document, Source
+from engine.parse import parse_path
+from tests.corpus import corpus_params, requires_corpus, squash
+
+
+def new_doc(filename: str = "공고.hwp", fmt: str = "hwp") -> tuple[Document, DocumentBuilder]:
+    doc = Document(doc_id="sha256:abc", source=Source(filename, fmt, 100))
+    return doc, DocumentBuilder(doc, f"{fmt}-native")
+
+
+def grid(rows: int, cols: int, **kw) -> list[Cell]:
+    return [Cell(r, c, f"머리{c}" if r == 0 else f"값{r}-{c}", **kw)
+            for r in range(rows) for c in range(cols)]
+
+
+def test_paragraphs_are_packed_in_order_within_the_budget():
+    doc, b = new_doc()
+    for i in range(30):
+        b.add_block("paragraph", f"문단 {i:02d} 내용입니다. " * 3, page=1 + i // 10)
+    chunks = chunk_document(doc, budget=200)
+    assert len(chunks) > 1
+    assert all(len(c.text) <= 200 for c in chunks)
+    order = [int(n) for c in chunks for n in re.findall(r"문단 (\d\d)", c.text)]
+    assert order == sorted(order) and len(set(order)) == 30
+    assert [c.id for c in chunks] == [f"c{i:04d}" for i in range(1, len(chunks) + 1)]
+    assert all(c.kind == "paragraph" and c.doc_id == "sha256:abc" for c in chunks)
+
+
+def test_a_long_block_is_split_at_sentence_ends():
+    doc, b = new_doc()
+    sentence = "신청기간은 8월 28일까지입니다."
+    b.add_block("paragraph", " ".join([sentence] * 40), page=3, bbox=[10.0, 20.0, 300.0, 400.0])
+    chunks = chunk_document(doc, budget=120)
+    assert len(chunks) > 5
+    for c in chunks:
+        assert len(c.text) <= 120
+        assert c.text.endswith("입니다.")                      # never cut inside a sentence
+        assert c.anchors == [{"page": 3, "bbox": [10.0, 20.0, 300.0, 400.0], "cell_range": None}]
+        assert c.blocks == ["b00001"]
+
+
+def test_split_sentences_cuts_an_overlong_sentence_at_spaces():
+    pieces = split_sentences("가나다 " * 100, 50)
+    assert all(len(p) <= 50 for p in pieces)
+    assert " ".join(pieces).split() == ["가나다"] * 100
+
+
+def test_table_chunks_repeat_the_header_row_and_use_cells_not_the_table_block():
+    doc, b = new_doc()
+    b.add_block("paragraph", "표 앞의 문단", page=1)
+    b.add_table(40, 3, grid(40, 3, page=2), page=2, bbox=[50.0, 60.0, 500.0, 700.0])
+    chunks = chunk_document(doc, budget=150)
+    tables = [c for c in chunks if c.kind == "table"]
+    assert len(tables) > 2
+    for c in tables:
+        assert c.text.split("\n")[0] == "머리0 | 머리1 | 머리2"
+        assert len(c.text) <= 150
+        assert c.blocks == ["b00002"]
+    body = "\n".join(c.text for c in chunks)
+    for r in range(1, 40):                                     # every row exactly once
+        assert body.count(f"값{r}-0 | 값{r}-1 | 값{r}-2") == 1
+    assert "표 앞의 문단" in chunks[0].text and chunks[0].kind == "paragraph"
+
+
+def test_table_anchors_are_the_cells_own():
+    doc, b = new_doc("보고.pdf", "pdf")
+    cells = [Cell(r, c, f"칸{r}{c}", page=4, bbox=[c * 100.0, r * 20.0, c * 100.0 + 90, r * 20.0 + 18])
+             for r in range(3) for c in range(2)]
+    b.add_table(3, 2, cells, page=4, bbox=[0.0, 0.0, 200.0, 60.0])
+    (chunk,) = chunk_document(doc)
+    assert chunk.anchors == [{"page": 4, "bbox": c.bbox, "cell_range": None} for c in cells]
+
+
+def test_a_table_without_cell_boxes_points_at_the_table_box():
+    doc, b = new_doc("보고.pdf", "pdf")
+    b.add_table(2, 2, grid(2, 2, page=5), page=5, bbox=[1.0, 2.0, 3.0, 4.0])
+    (chunk,) = chunk_document(doc)
+    assert chunk.anchors == [{"page": 5, "bbox": [1.0, 2.0, 3.0, 4.0], "cell_range": None}]
+
+
+def test_no_bbox_is_invented():
+    doc, b = new_doc("공고.hwpx", "hwpx")
+    b.add_block("paragraph", "좌표가 없는 문단", page=2)
+    b.add_table(2, 2, grid(2, 2, page=2), page=2)
+    chunks = chunk_document(doc)
+    assert all(a["bbox"] is None for c in chunks for a in c.anchors)
+    assert all(a["page"] == 2 for c in chunks for a in c.anchors)
+
+
+def test_spreadsheet_chunks_narrow_the_cell_range_to_their_rows():
+    doc, b = new_doc("통계.xlsx", "xlsx")
+    b.add_block("heading", "시트1", level=1)
+    cells = [Cell(r, c, f"{r}{c}" if r else f"항목{c}", cell_range=f"시트1!{'ABCD'[c]}{r + 3}")
+             for r in range(30) for c in range(4)]
+    b.add_table(30, 4, cells, cell_range="시트1!A3:D32")
+    sheet, *chunks = chunk_document(doc, budget=120)
+    assert sheet.text == "시트1" and sheet.kind == "paragraph"
+    assert all(c.kind == "table" and c.outline == ["시트1"] for c in chunks)
+    ranges = [c.anchors[0]["cell_range"] for c in chunks]
+    assert ranges[0].startswith("시트1!A3:D") and ranges[-1].endswith(":D32")
+    rows = []
+    for rng in ranges:
+        first, last = re.fullmatch(r"시트1!A(\d+):D(\d+)", rng).groups()
+        rows.append((int(first), int(last)))
+    assert all(a[1] + 1 == b[0] for a, b in zip(rows, rows[1:]))   # consecutive, no overlap
+    for c, (first, last) in zip(chunks, rows):
+        held = [line for line in c.text.split("\n")[1:]]
+        assert len(held) == last - first + 1 - (1 if first == 3 else 0)
+
+
+def test_outline_follows_heading_levels():
+    doc, b = new_doc("계획.docx", "docx")
+    b.add_block("heading", "추진 배경", level=1)
+    b.add_block("paragraph", "배경 설명")
+    b.add_block("heading", "세부 목표", level=2)
+    b.add_block("paragraph", "목표 설명")
+    b.add_block("heading", "추진 일정", level=1)
+    b.add_block("paragraph", "일정 설명")
+    chunks = {c.text.split("\n")[-1]: c for c in chunk_document(doc)}
+    assert chunks["배경 설명"].outline == ["추진 배경"]
+    assert chunks["목표 설명"].outline == ["추진 배경", "세부 목표"]
+    assert chunks["일정 설명"].outline == ["추진 일정"]
+    assert all(c.path == ["계획.docx"] for c in chunks.values())   # no title: the filename
+
+
+def test_path_starts_with_the_title_or_the_filename():
+    doc, b = new_doc("붙임/계획.hwp")
+    b.add_block("paragraph", "본문")
+    assert chunk_document(doc)[0].path == ["붙임/계획.hwp"]
+    doc.structure.title = "2026년 지원사업 공고"
+    assert chunk_document(doc)[0].path == ["2026년 지원사업 공고"]
+
+
+def test_numbered_heading_lines_make_an_outline_without_heading_styles():
+    doc, b = new_doc()
+    for text in ["Ⅰ. 추진 배경", "예산은 1,000억 원이다.", "1. 신청 자격", "가. 개인", "만 19세 이상인 사람",
+                 "2. 신청 방법", "온라인으로 신청한다.", "1. 이것은 문장으로 끝나는 항목입니다."]:
+        b.add_block("paragraph", text)
+    chunks = chunk_document(doc)
+    by_last = {c.text.split("\n")[-1]: c.outline for c in chunks}
+    assert by_last["예산은 1,000억 원이다."] == ["Ⅰ. 추진 배경"]
+    assert by_last["만 19세 이상인 사람"] == ["Ⅰ. 추진 배경", "1. 신청 자격", "가. 개인"]
+    assert by_last["1. 이것은 문장으로 끝나는 항목입니다."] == ["Ⅰ. 추진 배경", "2. 신청 방법"]
+
+
+def test_headers_and_notes_are_chunked_apart_and_repeated_headers_once():
+    doc, b = new_doc()
+    for page in (1, 2, 3):
+        b.add_block("header", "보도자료", page=page)
+        b.add_block("paragraph", f"{page}쪽 본문", page=page)
+        b.add_block("footnote", f"각주 {page}", page=page)
+    chunks = chunk_document(doc)
+    kinds = {c.kind: c for c in chunks}
+    assert set(kinds) == {"paragraph", "header", "footnote"}
+    assert kinds["header"].text == "보도자료" and kinds["header"].anchors[0]["page"] == 1
+    assert kinds["paragraph"].text == "1쪽 본문\n2쪽 본문\n3쪽 본문"
+    assert kinds["footnote"].text == "각주 1\n각주 2\n각주 3"
+
+
+def test_text_is_normalised():
+    assert clean_text("지원\xa0사업\u3000공고\x07\x00 \t끝\u200b") == "지원 사업 공고 끝"
+    assert clean_text(" 첫 줄 \r\n\r\n 둘째 줄 ") == "첫 줄\n둘째 줄"
+    doc, b = new_doc()
+    b.add_block("paragraph", "가\xa0나\x0b다")
+    assert chunk_document(doc)[0].text == "가 나 다"
+
+
+def test_an_unreadable_document_has_no_chunks():
+    doc, b = new_doc()
+    b.add_block("paragraph", "본문")
+    doc.access.readable = False
+    assert chunk_document(doc) == []
+
+
+def test_chunk_dict_round_trip():
+    doc, b = new_doc()
+    b.add_block("paragraph", "본문입니다.", page=1, bbox=[1, 2, 3, 4])
+    chunk = chunk_document(doc)[0]
+    assert Chunk.from_dict(chunk.to_dict()) == chunk
+    assert set(chunk.to_dict()) == {"id", "doc_id", "kind", "text", "path", "outline", "anchors",
+                                    "extractors", "blocks"}
+    assert chunk.extractors == ["hwp-native"]
+
+
+@requires_corpus
+@pytest.mark.parametrize("path,truth", corpus_params({"hwp", "hwpx", "docx", "xlsx", "pdf"}))
+def test_chunks_keep_every_snippet_the_reader_found(path, truth):
+    """Whatever text a reader got out of a real file is still findable in the chunks."""
+    for doc in parse_path(str(path)):
+        if not doc.access.readable:
+            continue
+        chunks = chunk_document(doc)
+        assert chunks
+        read = squash(clean_text(doc.all_text()))
+        joined = squash(" ".join(c.text for c in chunks))
+        for snippet in truth.get("snippets", []):
+            if squash(snippet) in read:
+                assert squash(snippet) in joined, snippet
+        ids = [c.id for c in chunks]
+        assert len(ids) == len(set(ids))
+
+
+def test_noda_chunk_prints_the_document_and_its_chunks(tmp_path, capsys):
+    import json
+
+    import docx
+
+    from noda_desktop.cli import main
+
+    path = tmp_path / "계획.docx"
+    d = docx.Document()
+    d.add_heading("추진 배경", level=1)
+    for i in range(6):
+        d.add_paragraph(f"{i}번째 문단입니다. 예산은 {i},000원입니다.")
+    d.save(str(path))
+    assert main(["chunk", str(path), "--budget", "60", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["document"]["source"]["filename"] == "계획.docx"
+    chunks = out["chunks"]
+    assert len(chunks) >= 3 and all(len(c["text"]) <= 60 for c in chunks)
+    assert chunks[-1]["outline"] == ["추진 배경"]
+    assert main(["chunk", str(path)]) == 0
+    assert "c0001" in capsys.readouterr().out
+    assert main(["chunk", str(tmp_path / "없음.docx")]) == 2

@@ -1,0 +1,183 @@
+"""The Whoosh chunk index: replace/remove by key, hits with citations, odd queries, reopening."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.analyzer import korean_terms
+from engine.chunking import chunk_document
+from engine.formats.base import DocumentBuilder
+from engine.index import INDEX_NAME, ChunkIndex
+from engine.model import Cell, Document, Source
+from engine.parse import parse_path
+from tests.corpus import CORPUS, requires_corpus, squash
+
+HIT_KEYS = {"score", "found_by", "chunk_id", "doc_id", "filename", "kind", "text", "path", "outline",
+            "anchors", "extractors"}
+
+
+def make_doc(name: str, paragraphs: list[str], *, title: str | None = None, page: int = 1,
+             table: list[list[str]] | None = None) -> Document:
+    doc = Document(doc_id=f"sha256:{name}", source=Source(name, "hwpx", 100))
+    b = DocumentBuilder(doc, "hwpx-native")
+    if title:
+        b.set_title(title)
+    for text in paragraphs:
+        b.add_block("paragraph", text, page=page, bbox=[10.0, 20.0, 30.0, 40.0])
+    if table:
+        cells = [Cell(r, c, text, page=page) for r, row in enumerate(table) for c, text in enumerate(row)]
+        b.add_table(len(table), len(table[0]), cells, page=page)
+    return doc
+
+
+def item(name: str, paragraphs: list[str], **kw):
+    doc = make_doc(name, paragraphs, **kw)
+    return name, doc, chunk_document(doc)
+
+
+@pytest.fixture
+def ix(tmp_path):
+    index = ChunkIndex(tmp_path / "index")
+    yield index
+    index.close()
+
+
+def test_hits_carry_the_citation_in_engine_order(ix):
+    ix.replace_documents([
+        item("공고.hwpx", ["신청기간은 8월 28일까지입니다.", "지원 대상은 중소기업입니다."], title="2026년 지원사업 공고"),
+        item("붙임/계획.hwpx", ["예산은 1,000억 원이며 신청은 온라인으로 받습니다."]),
+    ])
+    hits = ix.search("신청 기간은 언제까지인가요?")
+    assert hits and set(hits[0]) == HIT_KEYS
+    top = hits[0]
+    assert top["filename"] == "공고.hwpx" and top["found_by"] == "lexical"
+    assert top["doc_id"] == "sha256:공고.hwpx" and top["chunk_id"] == "c0001"
+    assert "8월 28일" in top["text"] and top["kind"] == "paragraph"
+    assert top["path"] == ["2026년 지원사업 공고"]
+    assert top["anchors"][0] == {"page": 1, "bbox": [10.0, 20.0, 30.0, 40.0], "cell_range": None}
+    assert top["extractors"] == ["hwpx-native"]
+    scores = [h["score"] for h in hits]
+    assert scores == sorted(scores, reverse=True)
+    json.dumps(hits, ensure_ascii=False)                     # plain JSON values only
+
+
+def test_a_word_finds_its_inflected_forms(ix):
+    ix.replace_documents([item("a.hwpx", ["우리는 어제 학교에 갔다."]),
+                          item("b.hwpx", ["오늘은 도서관에서 책을 읽었다."])])
+    assert [h["filename"] for h in ix.search("학교")] == ["a.hwpx"]
+    assert [h["filename"] for h in ix.search("도서관")] == ["b.hwpx"]
+
+
+def test_ocr_text_without_spaces_is_found_by_a_spaced_question(ix):
+    ix.replace_documents([
+        item("스캔.pdf", ["신청기간은8월28일까지이며지원대상은관내중소기업이다"]),
+        item("다른.hwpx", ["행사 기간에는 주차 지원이 없습니다."]),
+        item("또다른.hwpx", ["대상 시설은 관내 체육관 세 곳입니다."]),
+    ])
+    hits = ix.search("지원 대상은 누구인가요")
+    assert hits[0]["filename"] == "스캔.pdf"
+    assert ix.search("중소 기업")[0]["filename"] == "스캔.pdf"
+
+
+def test_numbers_are_found_whole_and_without_commas(ix):
+    ix.replace_documents([item("예산.hwpx", ["총사업비 1,000,000원, 증가율 150.9%"]),
+                          item("다른.hwpx", ["총사업비는 아직 정하지 않았다."])])
+    assert ix.search("1000000")[0]["filename"] == "예산.hwpx"
+    assert ix.search("150.9")[0]["filename"] == "예산.hwpx"
+
+
+def test_table_hits_keep_kind_and_header(ix):
+    table = [["이름", "국어", "수학"], ["개똥이", "89", "78"], ["칠득이", "77", "77"]]
+    ix.replace_documents([item("성적.hwpx", ["C반 기말고사"], table=table)])
+    hit = ix.search("개똥이 수학 점수")[0]
+    assert hit["kind"] == "table"
+    assert hit["text"].startswith("이름 | 국어 | 수학") and "개똥이 | 89 | 78" in hit["text"]
+
+
+def test_replace_and_remove_by_key(ix):
+    ix.replace_documents([item("a.hwpx", ["사과 농사 지원"]), item("b.hwpx", ["배 농사 지원"])])
+    assert ix.keys() == {"a.hwpx": "sha256:a.hwpx", "b.hwpx": "sha256:b.hwpx"}
+    assert ix.chunk_count() == 2
+    name, doc, chunks = item("a.hwpx", ["포도 농사 지원", "두 번째 문단"])
+    doc.doc_id = "sha256:new"
+    for c in chunks:
+        c.doc_id = doc.doc_id
+    ix.replace_documents([(name, doc, chunks)])
+    assert ix.keys()["a.hwpx"] == "sha256:new"
+    assert ix.search("사과") == []
+    assert ix.search("포도")[0]["doc_id"] == "sha256:new"
+    ix.remove_documents(["a.hwpx", "없는.hwpx"])
+    assert ix.keys() == {"b.hwpx": "sha256:b.hwpx"}
+    assert ix.search("포도") == []
+    ix.replace_documents([("b.hwpx", doc, [])])               # a document without chunks leaves
+    assert ix.keys() == {} and ix.chunk_count() == 0
+
+
+ODD_QUERIES = ["", "   ", "\"", "'", ":", "*", "title:사과", "사과 AND OR NOT", "(((", "\x00", "?", "😀",
+               "사과" * 3000]
+
+
+@pytest.mark.parametrize("query", ODD_QUERIES, ids=[f"odd{i}" for i in range(len(ODD_QUERIES))])
+def test_odd_queries_never_raise(ix, query):
+    ix.replace_documents([item("a.hwpx", ["사과 농사 지원"])])
+    hits = ix.search(query)
+    assert isinstance(hits, list)
+
+
+def test_search_on_an_empty_index_and_zero_limit(ix):
+    assert ix.search("사과") == []
+    ix.replace_documents([item("a.hwpx", ["사과"])])
+    assert ix.search("사과", limit=0) == []
+    assert len(ix.search("사과", limit=1)) == 1
+
+
+def test_title_words_do_not_let_the_cover_page_win(ix):
+    cover = "2026년 가을 음악축제 행사대행 용역 제안요청서"
+    ix.replace_documents([item("축제.hwpx", [cover, "행사 개요와 배경 설명", "제출기한: 2026. 7. 25.까지 제안서를 낸다"],
+                               title=cover)])
+    assert "제출기한" in ix.search("가을 음악축제 제안서는 언제까지 내나요?")[0]["text"]
+
+
+def test_reopening_is_fast_and_does_not_reanalyse(tmp_path):
+    first = ChunkIndex(tmp_path / "ix")
+    first.replace_documents([item(f"{i}.hwpx", [f"문서 {i}번의 고유한 내용 낱말{i}"]) for i in range(30)])
+    first.close()
+    before = korean_terms.cache_info()
+    again = ChunkIndex(tmp_path / "ix")
+    assert korean_terms.cache_info().misses == before.misses      # nothing analysed on open
+    assert again.chunk_count() == 30 and len(again.keys()) == 30
+    assert again.search("낱말7")[0]["filename"] == "7.hwpx"
+    again.close()
+
+
+def test_a_broken_index_is_rebuilt_empty(tmp_path):
+    folder = tmp_path / "ix"
+    folder.mkdir()
+    (folder / f"_{INDEX_NAME}_1.toc").write_bytes(b"not an index")
+    ix = ChunkIndex(folder)
+    assert ix.keys() == {} and ix.chunk_count() == 0
+    ix.replace_documents([item("a.hwpx", ["사과"])])
+    assert ix.search("사과")
+    ix.close()
+
+
+@requires_corpus
+def test_real_documents_answer_their_questions(tmp_path):
+    """Questions asked about real corpus files find the chunk holding the answer."""
+    wanted = {"nts_국제조세제도과-393.hwp", "hwpxlib_Table.hwpx", "과업지시서_070.hwpx",
+              "moef_2024년1분기_해외직접투자_보도자료.hwpx", "kosis_population_raw_data.xlsx"}
+    questions = [q for q in map(json.loads, (CORPUS / "questions.jsonl").read_text().splitlines())
+                 if q.get("file") in wanted]
+    ix = ChunkIndex(tmp_path / "ix")
+    ix.replace_documents([(name, doc, chunk_document(doc))
+                          for name in sorted(wanted) for doc in parse_path(str(CORPUS / name))])
+    found = 0
+    for q in questions:
+        hits = ix.search(q["question"], limit=5)
+        assert hits and hits[0]["filename"] in wanted
+        found += any(h["filename"] == q["file"] and squash(q["answer_snippet"]) in squash(h["text"])
+                     for h in hits)
+    ix.close()
+    assert len(questions) >= 8
+    assert found / len(questions) >= 0.6, (found, len(questions))
