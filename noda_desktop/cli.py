@@ -52,6 +52,262 @@ def cmd_parse(args) -> int:
     return 0
 
 
+def cmd_chunk(args) -> int:
+    """noda chunk FILE [--budget N] [--json]: a file's Documents and the chunks the index stores."""
+    from engine.chunking import chunk_document
+
+    if not os.path.isfile(args.path):
+        print(f"찾을 수 없습니다: {args.path}", file=sys.stderr)
+        return 2
+    docs = parse_path(args.path)
+    for doc in docs:
+        chunks = chunk_document(doc, budget=args.budget)
+        if args.json:
+            out = {"document": doc.to_dict(), "chunks": [c.to_dict() for c in chunks]}
+            print(json.dumps(out, ensure_ascii=False, indent=1 if len(docs) == 1 else None))
+            continue
+        _print_document_summary(doc, sys.stdout)
+        for c in chunks:
+            pages = sorted({a["page"] for a in c.anchors if a.get("page")})
+            where = wording.tenant_text("hit_page", page=pages[0]) if pages else ""
+            place = " > ".join(c.outline)
+            print(f"  {c.id} {c.kind} {where} {place}".rstrip())
+            print(f"      {' '.join(c.text.split())[:100]}")
+    return 0
+
+
+def _open_tenant(folder: str):
+    """The folder as a refreshed Tenant (progress on a terminal's stderr), or None when missing."""
+    from engine.tenant import Tenant
+    from noda_desktop.paths import cache_dir
+
+    if not os.path.isdir(folder):
+        print(wording.tenant_text("not_folder", path=folder), file=sys.stderr)
+        return None
+    tenant = Tenant(folder, cache_root=cache_dir())
+
+    def progress(p) -> None:
+        if p.phase == "parse" and sys.stderr.isatty():
+            line = wording.tenant_text("progress", done=p.done, total=p.total, current=p.current)
+            print(f"\r{line[:100]:<100}", end="", file=sys.stderr, flush=True)
+
+    report = tenant.refresh(progress=progress)
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    print(wording.tenant_text("refreshed", parsed=report["parsed"], from_cache=report["from_cache"],
+                              unchanged=report["unchanged"], removed=len(report["removed"])),
+          file=sys.stderr)
+    return tenant
+
+
+def cmd_documents(args) -> int:
+    """noda documents DIR [--json] [--principal P]"""
+    tenant = _open_tenant(args.folder)
+    if tenant is None:
+        return 2
+    listing = tenant.documents(args.principal)
+    tenant.close()
+    if args.json:
+        print(json.dumps(listing, ensure_ascii=False, indent=1))
+        return 0
+    for w in listing["warnings"]:
+        print(w["text"])
+    for d in listing["documents"]:
+        if not d["readable"]:
+            print(f"  {d['filename']}: {d['reason_text']}")
+        else:
+            review = f"  ({wording.tenant_text('review')})" if d["review"] else ""
+            print(f"  {d['filename']}{review}")
+    total = listing["readable"] + listing["unreadable"]
+    print(wording.tenant_text("documents", total=total, readable=listing["readable"],
+                              unreadable=listing["unreadable"],
+                              needs_review=listing["needs_review"], chunks=listing["chunks"]))
+    return 0
+
+
+def cmd_search(args) -> int:
+    """noda search DIR QUERY [--limit N] [--json] [--principal P]"""
+    tenant = _open_tenant(args.folder)
+    if tenant is None:
+        return 2
+    result = tenant.search(args.query, limit=args.limit, principal=args.principal)
+    tenant.close()
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=1))
+        return 0
+    for w in result["warnings"]:
+        print(w["text"])
+    print(wording.tenant_text("searched", chunks=result["chunks_searched"], hits=len(result["hits"])))
+    for n, hit in enumerate(result["hits"], 1):
+        pages = sorted({a["page"] for a in hit["anchors"] if a.get("page")})
+        where = f" · {wording.tenant_text('hit_page', page=pages[0])}" if pages else ""
+        print(f"{n}. {hit['filename']}{where}")
+        print(f"    {' '.join(hit['text'].split())[:120]}")
+    if result["skipped"]:
+        print(wording.tenant_text("skipped", count=len(result["skipped"])))
+        for s in result["skipped"]:
+            print(f"  {s['filename']}: {s['reason_text']}")
+    return 0
+
+
+def cmd_view(args) -> int:
+    """noda view DIR QUESTION [-o FILE] [--limit N] [--principal P]: the evidence page as one HTML file."""
+    from engine.answer import answer
+    from engine.evidence import evidence_html
+
+    tenant = _open_tenant(args.folder)
+    if tenant is None:
+        return 2
+    try:
+        page = evidence_html(tenant, answer(tenant, args.question, limit=args.limit,
+                                            principal=args.principal))
+    finally:
+        tenant.close()
+    with open(args.output, "w", encoding="utf-8") as fh:
+        fh.write(page)
+    print(wording.evidence_text("saved", path=os.path.abspath(args.output)))
+    return 0
+
+
+def cmd_answer(args) -> int:
+    """noda answer DIR QUESTION [--limit N] [--principal P] [--json]: quoted lines with citations."""
+    from engine.answer import answer
+    from engine.context import source_header
+
+    tenant = _open_tenant(args.folder)
+    if tenant is None:
+        return 2
+    try:
+        result = answer(tenant, args.question, limit=args.limit, principal=args.principal)
+    finally:
+        tenant.close()
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=1))
+        return 0
+    if not result["answered"]:
+        print(wording.answer_text("not_answered", why=result["reason_text"]))
+    for line in result["lines"]:
+        print(line["text"] + "".join(f" [{n}]" for n in line["citations"]))
+    for citation in result["citations"]:
+        print("  " + source_header(citation["n"], citation))
+    print(wording.evidence_text("made_by", made_by=result["made_by"]))
+    _print_skipped(result["skipped"])
+    return 0
+
+
+def cmd_context(args) -> int:
+    """noda context DIR QUERY [--budget N] [--limit N] [--principal P] [--json]: evidence for an LLM."""
+    from engine.context import context
+
+    tenant = _open_tenant(args.folder)
+    if tenant is None:
+        return 2
+    try:
+        result = context(tenant, args.query, budget=args.budget, limit=args.limit, principal=args.principal)
+    finally:
+        tenant.close()
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=1))
+        return 0
+    if result["context"]:
+        print(result["context"])
+        print()
+    print(wording.answer_text("context_summary", sources=len(result["sources"]), used=result["used"],
+                              budget=result["budget"]))
+    if result["truncated"]:
+        print(wording.answer_text("context_truncated"))
+    _print_skipped(result["skipped"])
+    return 0
+
+
+def cmd_verify(args) -> int:
+    """noda verify DIR --answer-file F --sources-file S [--citations-file C] [--json]: the answer against its sources."""
+    from engine.verify import verify
+
+    try:
+        with open(args.answer_file, encoding="utf-8") as fh:
+            answer_text = fh.read()
+        sources = _json_list(args.sources_file, "sources")
+        citations = _json_list(args.citations_file, "citations") if args.citations_file else None
+    except (OSError, ValueError) as exc:
+        print(wording.answer_text("bad_json", path=getattr(exc, "filename", None) or exc), file=sys.stderr)
+        return 2
+    tenant = _open_tenant(args.folder)
+    if tenant is None:
+        return 2
+    try:
+        result = verify(tenant, answer_text, sources, citations=citations, principal=args.principal)
+    finally:
+        tenant.close()
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=1))
+        return 0 if result["grounded"] else 1
+    if result["grounded"]:
+        print(wording.answer_text("verify_ok"))
+        return 0
+    print(wording.answer_text("verify_bad"))
+    for sentence in result["sentences"]:
+        if sentence["unsupported"]:
+            print("  " + wording.gateway_text("UNSUPPORTED_NUMBERS", numbers=", ".join(sentence["unsupported"]))
+                  + f" — {sentence['text']}")
+    if result["unknown_refs"]:
+        print("  " + wording.gateway_text("UNKNOWN_REFS", refs=", ".join(f"[{n}]" for n in result["unknown_refs"])))
+    if result["unknown_sources"]:
+        keys = ", ".join(f"{s['doc_id']} {s['chunk_id']}" for s in result["unknown_sources"])
+        print("  " + wording.answer_text("unknown_sources", sources=keys))
+    missing = [c["quote"] for c in result["citations"] if not c["found"]]
+    if missing:
+        print("  " + wording.gateway_text("UNFOUND_QUOTES", quotes=", ".join(f"「{q}」" for q in missing)))
+    return 1
+
+
+def _json_list(path: str, key: str) -> list:
+    """A JSON list from a file: the list itself, or the ``key`` list of an object (e.g. /context's sources)."""
+    with open(path, encoding="utf-8") as fh:
+        data = json.load(fh)
+    if isinstance(data, dict):
+        data = data.get(key)
+    if not isinstance(data, list):
+        raise ValueError(path)
+    return data
+
+
+def _print_skipped(skipped: list[dict]) -> None:
+    if skipped:
+        print(wording.tenant_text("skipped", count=len(skipped)))
+        for s in skipped:
+            print(f"  {s['filename']}: {s['reason_text']}")
+
+
+def cmd_cache(args) -> int:
+    """noda cache purge"""
+    from engine.tenant import purge
+    from noda_desktop.paths import cache_dir
+
+    freed = purge(cache_dir())
+    size = f"{freed / 1e6:.1f} MB" if freed >= 1e6 else f"{freed / 1e3:.0f} KB"
+    print(wording.tenant_text("purged", path=cache_dir(), size=size))
+    return 0
+
+
+def cmd_gateway(args) -> int:
+    """noda gateway status [--json]: where question text would go, if anywhere (never the key)."""
+    from engine.gateway import Gateway
+    from noda_desktop.paths import config_dir
+
+    info = Gateway.load(config_dir()).describe()
+    if args.json:
+        print(json.dumps(info, ensure_ascii=False, indent=1))
+    elif info["enabled"]:
+        key = wording.gateway_text("key_present" if info["key"] else "key_absent")
+        print(wording.gateway_text("status_on", endpoint=info["endpoint"], model=info["model"], key=key))
+        if info["proxy"]:
+            print(wording.gateway_text("status_proxy", proxy=info["proxy"]))
+    else:
+        print(wording.gateway_text("status_off", why=info["reason_text"]))
+    return 0
+
+
 def _prepare_output(json_mode: bool) -> None:
     """JSON goes out as UTF-8; text never crashes on a console that lacks a character (cp949)."""
     for stream in (sys.stdout, sys.stderr):
@@ -70,6 +326,69 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", help="파일 또는 폴더")
     p.add_argument("--json", action="store_true", help="계약의 JSON으로 출력 (폴더는 한 줄에 문서 하나)")
     p.set_defaults(func=cmd_parse)
+
+    p = sub.add_parser("chunk", help="파일 하나를 읽어 검색 색인에 들어갈 조각을 보여 줍니다")
+    p.add_argument("path", help="파일")
+    p.add_argument("--budget", type=int, default=600, help="조각 하나의 글자 수 (기본 600)")
+    p.add_argument("--json", action="store_true", help="{document, chunks} JSON으로 출력 (zip은 한 줄에 문서 하나)")
+    p.set_defaults(func=cmd_chunk)
+
+    p = sub.add_parser("documents", help="폴더를 읽어 두고 무엇을 읽었고 무엇을 못 읽었는지 보여 줍니다")
+    p.add_argument("folder", help="문서 폴더")
+    p.add_argument("--principal", help="이 사람이 볼 수 있는 문서만 (ACL.json)")
+    p.add_argument("--json", action="store_true", help="JSON으로 출력")
+    p.set_defaults(func=cmd_documents)
+
+    p = sub.add_parser("search", help="폴더의 문서에서 찾고 근거(파일·쪽·좌표)를 보여 줍니다")
+    p.add_argument("folder", help="문서 폴더")
+    p.add_argument("query", help="찾을 말")
+    p.add_argument("--limit", type=int, default=10, help="결과 수 (최대 20)")
+    p.add_argument("--principal", help="이 사람이 볼 수 있는 문서에서만 (ACL.json)")
+    p.add_argument("--json", action="store_true", help="JSON으로 출력")
+    p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("view", help="묻고, 답과 근거(원문 쪽 위에 칠한 자리)를 HTML 파일 하나로 저장합니다")
+    p.add_argument("folder", help="문서 폴더")
+    p.add_argument("question", help="질문")
+    p.add_argument("-o", "--output", default="evidence.html", help="저장할 HTML 파일 (기본 evidence.html)")
+    p.add_argument("--limit", type=int, default=5, help="근거로 볼 조각 수 (최대 20)")
+    p.add_argument("--principal", help="이 사람이 볼 수 있는 문서에서만 (ACL.json)")
+    p.set_defaults(func=cmd_view)
+
+    p = sub.add_parser("answer", help="묻고, 문서에서 발췌한 답 한두 줄과 근거(파일·쪽·경로)를 보여 줍니다")
+    p.add_argument("folder", help="문서 폴더")
+    p.add_argument("question", help="질문")
+    p.add_argument("--limit", type=int, default=5, help="답을 고를 조각 수 (최대 20)")
+    p.add_argument("--principal", help="이 사람이 볼 수 있는 문서에서만 (ACL.json)")
+    p.add_argument("--json", action="store_true", help="JSON으로 출력")
+    p.set_defaults(func=cmd_answer)
+
+    p = sub.add_parser("context", help="LLM에게 넘길 근거 묶음을 글자 예산 안에서 만듭니다 ([n] 파일 · 쪽 · 경로)")
+    p.add_argument("folder", help="문서 폴더")
+    p.add_argument("query", help="질의")
+    p.add_argument("--budget", type=int, default=4000, help="글자 예산 (기본 4000, 최대 40000)")
+    p.add_argument("--limit", type=int, default=10, help="찾을 조각 수 (최대 20)")
+    p.add_argument("--principal", help="이 사람이 볼 수 있는 문서에서만 (ACL.json)")
+    p.add_argument("--json", action="store_true", help="JSON으로 출력")
+    p.set_defaults(func=cmd_context)
+
+    p = sub.add_parser("verify", help="답을 근거에 대어 봅니다: 근거에 없는 숫자·인용·번호 (근거와 맞으면 종료 코드 0, 아니면 1)")
+    p.add_argument("folder", help="문서 폴더")
+    p.add_argument("--answer-file", required=True, help="답 글 파일 (UTF-8)")
+    p.add_argument("--sources-file", required=True, help="근거 목록 JSON (context의 sources 또는 그 출력 전체)")
+    p.add_argument("--citations-file", help="인용 목록 JSON ([{n 또는 doc_id+chunk_id, quote}])")
+    p.add_argument("--principal", help="이 사람이 볼 수 있는 문서에서만 (ACL.json)")
+    p.add_argument("--json", action="store_true", help="JSON으로 출력")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("cache", help="캐시를 다룹니다 (purge: 읽어 둔 문서 글과 색인을 모두 지웁니다)")
+    p.add_argument("action", choices=["purge"])
+    p.set_defaults(func=cmd_cache)
+
+    p = sub.add_parser("gateway", help="LLM 게이트웨이: 질문과 근거 글이 어디로 가는지 보여 줍니다 (status)")
+    p.add_argument("action", choices=["status"])
+    p.add_argument("--json", action="store_true", help="JSON으로 출력")
+    p.set_defaults(func=cmd_gateway)
     return parser
 
 

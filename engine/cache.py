@@ -1,0 +1,149 @@
+"""The parse cache: Documents already read, keyed by file content and parser generation.
+
+A cache entry is the gzip'd JSON of every Document one file gave (a ZIP gives
+several), stored under ``<root>/<generation>/<sha[:2]>/<sha256><ext>.json.gz``.
+
+The *parser generation* is a hash of the engine code that reading depends on
+(every module under ``engine/`` except those in ``NOT_READING``, which only use
+finished Documents), the schema version, the limits and whether OCR is
+available: any change to them starts a new generation, so stale results are
+never served (an app update re-reads the folders once). In a frozen build
+without sources it falls back to ``engine.__version__``. Only the two newest
+generations are kept.
+
+The cached text is document text: it lives only in the user's cache folder,
+never beside the originals, and ``purge()`` removes it.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+import engine
+from engine.limits import DEFAULT_LIMITS, Limits
+from engine.model import SCHEMA_VERSION, Document
+
+KEEP_GENERATIONS = 2
+# Engine modules that only use finished Documents: editing them needs no re-read.
+NOT_READING = ("acl.py", "analyzer.py", "answer.py", "cache.py", "chunking.py", "context.py",
+               "evidence.py", "index.py", "question_cues.py", "refresh.py", "tenant.py",
+               "verify.py", "gateway/")
+_EXT = re.compile(r"\.[a-z0-9]{1,8}$")
+
+
+def parser_generation(limits: Limits = DEFAULT_LIMITS) -> str:
+    """A short hash naming the current engine code, schema, limits and OCR availability."""
+    from engine.ocr import ocr_available
+
+    here = Path(engine.__file__).resolve().parent
+    digest = hashlib.sha256(f"{SCHEMA_VERSION}|{limits!r}|ocr={ocr_available()}".encode())
+    sources = [p for p in sorted(here.rglob("*.py"))
+               if not p.relative_to(here).as_posix().startswith(NOT_READING)]
+    for path in sources:
+        digest.update(path.relative_to(here).as_posix().encode() + b"\0" + path.read_bytes())
+    if not sources:
+        digest.update(engine.__version__.encode())
+    return digest.hexdigest()[:16]
+
+
+class ParseCache:
+    """Documents by (content sha256, file extension) for one parser generation.
+
+    The extension is part of the key because a file's name can change how it
+    is read (extension-mismatch warnings); a copy under another name with the
+    same extension is a hit, renamed on the way out.
+    """
+
+    def __init__(self, root: str | Path, generation: Optional[str] = None, *, prune: bool = True):
+        self.root = Path(root)
+        self.generation = generation or parser_generation()
+        self.dir = self.root / self.generation
+        if prune:
+            self._prune()
+
+    def get(self, sha256: str, filename: str) -> Optional[list[Document]]:
+        """The Documents cached for this content, renamed to ``filename``; None on a miss."""
+        try:
+            with gzip.open(self._path(sha256, filename), "rt", encoding="utf-8") as fh:
+                entry = json.load(fh)
+            return [Document.from_dict(_renamed(d, entry["filename"], filename))
+                    for d in entry["documents"]]
+        except (OSError, EOFError, ValueError, KeyError, TypeError):
+            return None
+
+    def has(self, sha256: str, filename: str) -> bool:
+        return self._path(sha256, filename).is_file()
+
+    def put(self, sha256: str, filename: str, docs: list[Document]) -> None:
+        """Store the Documents one file gave (atomically: a reader never sees half an entry)."""
+        path = self._path(sha256, filename)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        payload = json.dumps({"filename": filename, "documents": [d.to_dict() for d in docs]},
+                             ensure_ascii=False).encode("utf-8")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(gzip.compress(payload, compresslevel=5))
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def purge(self) -> int:
+        """Delete every cached Document of every generation; returns the bytes freed."""
+        freed = folder_size(self.root)
+        shutil.rmtree(self.root, ignore_errors=True)
+        return freed
+
+    @staticmethod
+    def key(sha256: str, filename: str) -> str:
+        """The entry's name: the content hash plus the file's extension ("<sha256>.hwpx")."""
+        match = _EXT.search(filename.rsplit("/", 1)[-1].lower())
+        return sha256 + (match.group(0) if match else "")
+
+    def _path(self, sha256: str, filename: str) -> Path:
+        return self.dir / sha256[:2] / f"{self.key(sha256, filename)}.json.gz"
+
+    def _prune(self) -> None:
+        """Mark this generation as the newest and delete all but the newest KEEP_GENERATIONS."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        os.utime(self.dir)
+        others = [p for p in self.root.iterdir() if p.is_dir() and p != self.dir]
+        others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in others[KEEP_GENERATIONS - 1:]:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def folder_size(path: Path) -> int:
+    """Total bytes of the files under ``path`` (0 when it does not exist)."""
+    total = 0
+    for root, _dirs, files in os.walk(path):
+        for name in files:
+            try:
+                total += os.path.getsize(os.path.join(root, name))
+            except OSError:
+                pass
+    return total
+
+
+def _renamed(d: dict, old: str, new: str) -> dict:
+    """A Document dict cached under file name ``old``, renamed for file name ``new``."""
+    if old == new:
+        return d
+
+    def swap(name: str) -> str:
+        if name == old:
+            return new
+        return new + name[len(old):] if name.startswith(old + "/") else name
+
+    source = dict(d["source"])
+    source["filename"] = swap(source["filename"])
+    source["container_path"] = [swap(c) for c in source.get("container_path", [])]
+    return {**d, "source": source}

@@ -1,0 +1,553 @@
+"""A tenant: one folder of documents, kept read and searchable — the facade for CLI and window.
+
+The folder is read-only to the app: nothing is ever written inside it. What
+Noda keeps lives under ``<cache_root>``:
+
+- ``parse/``: the parse cache, shared by all tenants (engine/cache.py);
+- ``tenants/<hash of the folder path>/state.json``: one entry per file (size,
+  mtime_ns, sha256, parser generation, and a summary of each Document it gave);
+- ``tenants/<hash>/index/<group>/``: one search index per ACL permission group
+  (engine/acl.py), holding only the documents that group may see;
+- ``unpacked/``: ZIP members copied out once for the viewer.
+
+``refresh()`` re-reads only new or changed files (size and mtime first, then
+sha256), in worker processes (engine/refresh.py), and commits the state and the
+indexes in batches, so a refresh that is killed resumes where it stopped.
+``documents()`` and ``search()`` refresh first when the folder was never read.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import shutil
+import tempfile
+import threading
+import time
+import zipfile
+from collections import OrderedDict, deque
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable, Optional
+
+import platformdirs
+
+from engine import wording
+from engine.acl import Acl, is_acl_file, load_acl
+from engine.cache import ParseCache, folder_size, parser_generation
+from engine.chunking import Chunk, chunk_document
+from engine.formats.archive import member_name, read_capped
+from engine.index import ChunkIndex
+from engine.limits import DEFAULT_LIMITS, Limits
+from engine.model import Document, Structure, Warning
+from engine.parse import iter_files, unreadable
+from engine.refresh import Outcome, WorkerPool, failed_document
+
+APP_NAME = "noda-desktop"
+MAX_LIMIT = 20
+# Warnings that mean "read, but have a look at the original once" (review).
+REVIEW_CODES = frozenset({"LAYOUT_SIDE_BY_SIDE", "TABLE_MAY_BE_SPLIT", "OCR_TEXT",
+                          "PAGES_WITHOUT_TEXT", "FORMULA_NOT_CACHED", "TRUNCATED"})
+STRUCTURE_FIELDS = ("title", "doc_number", "issued_date", "issuer", "recipient", "recipients")
+BATCH_FILES = 25          # commit state + indexes after this many files …
+BATCH_SECONDS = 2.0       # … or this many seconds, whichever comes first
+INDEX_SLICE = 100         # documents per index write when re-syncing a whole group
+STATE_VERSION = 1
+RECENT_DOCUMENTS = 16     # parsed Documents (and chunks) kept in memory for document()/chunks()
+CACHE_PARTS = ("parse", "tenants", "unpacked")
+
+
+@dataclass
+class Progress:
+    done: int
+    total: int
+    current: Optional[str]
+    phase: str            # "scan" | "parse" | "index" | "done" | "cancelled"
+
+
+def default_cache_root() -> Path:
+    """The user cache folder (NODA_CACHE_DIR overrides), as noda_desktop.paths.cache_dir()."""
+    return Path(os.environ.get("NODA_CACHE_DIR")
+                or platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
+def purge(cache_root: str | Path | None = None) -> int:
+    """Delete the parse cache, every tenant's state and indexes and the unpacked copies; bytes freed."""
+    root = Path(cache_root) if cache_root else default_cache_root()
+    freed = 0
+    for part in CACHE_PARTS:
+        freed += folder_size(root / part)
+        shutil.rmtree(root / part, ignore_errors=True)
+    return freed
+
+
+class Tenant:
+    """One folder of documents: its state, parse results, ACL and search indexes."""
+
+    def __init__(self, folder: str | Path, *, cache_root: str | Path | None = None,
+                 limits: Limits = DEFAULT_LIMITS, workers: int = 2, timeout_s: float = 60.0):
+        self.folder = Path(folder).resolve()
+        self.cache_root = Path(cache_root) if cache_root else default_cache_root()
+        self.limits = limits
+        self.workers = workers
+        self.timeout_s = timeout_s
+        self.generation = parser_generation(limits)
+        self.cache = ParseCache(self.cache_root / "parse", self.generation)
+        key = hashlib.sha256(os.path.normcase(str(self.folder)).encode("utf-8")).hexdigest()[:16]
+        self.home = self.cache_root / "tenants" / key
+        self._lock = threading.RLock()
+        self._refresh_lock = threading.Lock()
+        self._recent: OrderedDict[tuple, tuple[Document, list[Chunk]]] = OrderedDict()
+        self._indexes: dict[str, ChunkIndex] = {}
+        self._indexed: dict[str, dict[str, str]] = {}   # group -> {filename: doc_id} in its index
+        self._files: dict[str, dict] = {}
+        self._refreshed = self._load_state()
+        self._acl = load_acl(self.folder)
+
+    # ---- refresh ---------------------------------------------------------
+    def refresh(self, progress: Optional[Callable[[Progress], None]] = None,
+                cancel: Optional[threading.Event] = None) -> dict:
+        """Read new and changed files, drop deleted ones, update the indexes (see module doc).
+
+        ``progress`` is called from the calling thread; setting ``cancel`` stops the
+        workers, keeps what was read and returns with ``"cancelled": True``.
+        Raises FileNotFoundError when the folder is gone (nothing is dropped then).
+        """
+        if not self.folder.is_dir():   # an unplugged drive must not look like "all deleted"
+            raise FileNotFoundError(str(self.folder))
+        with self._refresh_lock:
+            return _Run(self, progress or (lambda p: None), cancel).go()
+
+    # ---- listing and search ---------------------------------------------
+    def documents(self, principal: Optional[str] = None) -> dict:
+        """The seed's /documents answer for what ``principal`` may see."""
+        acl = self._ready()
+        rows = [_listing(s) for s in self._visible(acl, principal)]
+        unreadable_n = sum(1 for r in rows if not r["readable"])
+        needs_review = unreadable_n + sum(1 for r in rows if r["review"])
+        return {
+            "tenant": self.folder.name,
+            "readable": len(rows) - unreadable_n,
+            "unreadable": unreadable_n,
+            "needs_review": needs_review,
+            "document_ready_rate": round((len(rows) - needs_review) / len(rows), 3) if rows else None,
+            "chunks": sum(r["chunks"] for r in rows),
+            "warnings": _acl_warnings(acl),
+            "documents": rows,
+        }
+
+    def search(self, query: str, limit: int = 10, principal: Optional[str] = None) -> dict:
+        """The seed's /search answer: hits in engine order from ``principal``'s own index."""
+        acl = self._ready()
+        limit = max(1, min(int(limit), MAX_LIMIT))
+        group = acl.group_of(principal)
+        hits, searched = [], 0
+        if group is not None:
+            with self._lock:
+                index = self._index(group)
+                searched = index.chunk_count()
+                if query.strip():
+                    hits = index.search(query, limit)
+        skipped = [_skipped(s) for s in self._visible(acl, principal) if not s["readable"]]
+        return {"tenant": self.folder.name, "query": query, "chunks_searched": searched,
+                "skipped": skipped, "warnings": _acl_warnings(acl), "hits": hits}
+
+    # ---- one document ----------------------------------------------------
+    def document(self, filename: str) -> Optional[Document]:
+        """The full parsed Document named ``filename`` (from the parse cache)."""
+        item = self._parsed(filename)
+        return item[0] if item else None
+
+    def chunks(self, filename: str) -> list[Chunk]:
+        """The chunks of the Document named ``filename`` (as indexed)."""
+        item = self._parsed(filename)
+        return item[1] if item else []
+
+    def source_path(self, filename: str) -> Optional[Path]:
+        """The original file on disk; a ZIP member is copied out once into the app cache."""
+        found = self._find(filename)
+        if found is None:
+            return None
+        key, _entry, summary = found
+        if filename == key:
+            return self.folder / key
+        return self._unpack(key, filename, summary)
+
+    def close(self) -> None:
+        with self._lock:
+            for index in self._indexes.values():
+                index.close()
+            self._indexes.clear()
+
+    # ---- internals -------------------------------------------------------
+    def _ready(self) -> Acl:
+        """Refresh a never-read tenant; re-sync the indexes when ACL.json changed; the ACL."""
+        if not self._refreshed and not self._refresh_lock.locked():
+            self.refresh()
+        acl = load_acl(self.folder)
+        if acl != self._acl:
+            self._commit(acl, {}, [], {})
+        return acl
+
+    def _visible(self, acl: Acl, principal: Optional[str]) -> list[dict]:
+        files = self._files
+        summaries = [s for e in files.values() for s in e["docs"]]
+        return sorted((s for s in summaries if acl.can_see(principal, s["filename"])),
+                      key=lambda s: s["filename"])
+
+    def _find(self, filename: str) -> Optional[tuple[str, dict, dict]]:
+        for key, entry in self._files.items():
+            if filename == key or filename.startswith(key + "/"):
+                for s in entry["docs"]:
+                    if s["filename"] == filename:
+                        return key, entry, s
+        return None
+
+    def _parsed(self, filename: str) -> Optional[tuple[Document, list[Chunk]]]:
+        """(Document, chunks) of ``filename``: from memory, the parse cache, or its summary."""
+        found = self._find(filename)
+        if found is None:
+            return None
+        key, entry, summary = found
+        memo = (filename, summary["doc_id"], entry["sha256"])
+        with self._lock:
+            if memo in self._recent:
+                self._recent.move_to_end(memo)
+                return self._recent[memo]
+        doc = self._cached(entry, key, filename) if entry.get("cached") else _rebuild(summary)
+        if doc is None:
+            return None
+        item = (doc, chunk_document(doc))
+        with self._lock:
+            self._recent[memo] = item
+            while len(self._recent) > RECENT_DOCUMENTS:
+                self._recent.popitem(last=False)
+        return item
+
+    def _index(self, group: str) -> ChunkIndex:
+        if group not in self._indexes:
+            self._indexes[group] = ChunkIndex(self.home / "index" / group)
+        return self._indexes[group]
+
+    def _commit(self, acl: Acl, entries: dict[str, dict], removed: list[str],
+                fresh: dict[str, tuple[Document, list[Chunk]]]) -> None:
+        """Apply new file entries and removals to the state and every group's index."""
+        with self._lock:
+            files = {k: v for k, v in self._files.items() if k not in removed}
+            files.update(entries)
+            self._sync_indexes(acl, files, fresh)
+            self._files, self._acl = files, acl
+            self._save_state()
+
+    def _sync_indexes(self, acl: Acl, files: dict[str, dict],
+                      fresh: dict[str, tuple[Document, list[Chunk]]]) -> None:
+        """Make each group's index hold exactly the documents the group may see."""
+        groups = acl.groups()
+        index_root = self.home / "index"
+        for stale in (index_root.iterdir() if index_root.is_dir() else []):
+            if stale.name not in groups:
+                if stale.name in self._indexes:
+                    self._indexes.pop(stale.name).close()
+                self._indexed.pop(stale.name, None)
+                shutil.rmtree(stale, ignore_errors=True)
+        searchable = {s["filename"]: (key, s) for key, e in files.items()
+                      for s in e["docs"] if s["chunks"]}
+        for group, admitted in groups.items():
+            index = self._index(group)
+            indexed = self._indexed.setdefault(group, dict(index.keys()))
+            expected = {name: s["doc_id"] for name, (_k, s) in searchable.items()
+                        if acl.allow_list(name) in admitted}
+            gone = [name for name in indexed if name not in expected]
+            if gone:
+                index.remove_documents(gone)
+                for name in gone:
+                    indexed.pop(name)
+            wanted = [name for name, doc_id in expected.items() if indexed.get(name) != doc_id]
+            for start in range(0, len(wanted), INDEX_SLICE):
+                items = []
+                for name in wanted[start:start + INDEX_SLICE]:
+                    item = fresh.get(name)
+                    if item is None:
+                        key = searchable[name][0]
+                        doc = self._cached(files[key], key, name)
+                        item = (doc, chunk_document(doc)) if doc else None
+                    if item:
+                        items.append((name, *item))
+                if items:
+                    index.replace_documents(items)
+                    indexed.update({name: doc.doc_id for name, doc, _c in items})
+
+    def _cached(self, entry: dict, key: str, filename: str) -> Optional[Document]:
+        """The Document ``filename`` among those the parse cache holds for file ``key``."""
+        docs = self.cache.get(entry["sha256"], key) or []
+        return next((d for d in docs if d.source.filename == filename), None)
+
+    def _unpack(self, key: str, filename: str, summary: dict) -> Optional[Path]:
+        """Copy a ZIP member (nested ZIPs too) out to ``unpacked/<sha256>/`` once; its path."""
+        sha = summary.get("sha256")
+        doc = self.document(filename)
+        if not sha or doc is None:
+            return None
+        target = self.cache_root / "unpacked" / sha / filename.rsplit("/", 1)[-1]
+        if target.is_file():
+            return target
+        try:
+            data = (self.folder / key).read_bytes()
+            prefix = key
+            for name in doc.source.container_path[1:] + [filename]:
+                member = name[len(prefix) + 1:]
+                with zipfile.ZipFile(io.BytesIO(data)) as zf:
+                    info = next(i for i in zf.infolist() if member_name(i) == member)
+                    data = read_capped(zf, info, self.limits.max_file_bytes)
+                prefix = name
+        except Exception:   # the ZIP changed or broke since it was read
+            return None
+        if hashlib.sha256(data).hexdigest() != sha:
+            return None
+        _write_atomic(target, data)
+        return target
+
+    def _load_state(self) -> bool:
+        try:
+            state = json.loads((self.home / "state.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        if state.get("version") != STATE_VERSION:
+            return False
+        self._files = state.get("files", {})
+        return True
+
+    def _save_state(self) -> None:
+        state = {"version": STATE_VERSION, "folder": str(self.folder), "files": self._files}
+        _write_atomic(self.home / "state.json",
+                      json.dumps(state, ensure_ascii=False).encode("utf-8"))
+        self._refreshed = True
+
+
+class _Run:
+    """One refresh: scan, hash, take from cache or parse, commit in batches."""
+
+    def __init__(self, tenant: Tenant, say: Callable[[Progress], None],
+                 cancel: Optional[threading.Event]):
+        self.t = tenant
+        self.say = say
+        self.cancel = cancel
+        self.old = dict(tenant._files)
+        self.report = {"added": [], "changed": [], "removed": [], "unchanged": 0,
+                       "parsed": 0, "from_cache": 0, "cancelled": False}
+        self.done = 0
+        self.total = 0
+        self.entries: dict[str, dict] = {}
+        self.fresh: dict[str, tuple[Document, list[Chunk]]] = {}
+        self.removed: list[str] = []
+        self.last_commit = time.monotonic()
+        self.waiting: dict[str, list[tuple[str, tuple]]] = {}   # job -> files waiting on its parse
+
+    def go(self) -> dict:
+        t = self.t
+        self.say(Progress(0, 0, None, "scan"))
+        acl = load_acl(t.folder)
+        found = self._scan()
+        self.removed = sorted(k for k in self.old if k not in found)
+        self.report["removed"] = list(self.removed)
+        todo = deque(k for k, stat in found.items() if not self._current(k, stat))
+        self.total = len(todo)
+        self.report["unchanged"] = len(found) - self.total
+        pool = WorkerPool(t.workers, t.timeout_s)
+        try:
+            self._work(todo, found, pool, acl)
+        except BaseException:     # Ctrl+C, a failing callback: stop the workers at once
+            pool.close(cancel=True)
+            raise
+        pool.close(cancel=self.report["cancelled"])
+        self.say(Progress(self.done, self.total, None, "index"))
+        self._commit(acl)
+        self.say(Progress(self.done, self.total, None,
+                          "cancelled" if self.report["cancelled"] else "done"))
+        return self.report
+
+    def _work(self, todo: deque, found: dict, pool: WorkerPool, acl: Acl) -> None:
+        """Feed the pool (a few jobs ahead, never the whole queue) and commit in batches."""
+        inflight = 2 * pool.workers
+        while todo or pool.pending():
+            if self.cancel is not None and self.cancel.is_set():
+                self.report["cancelled"] = True
+                return
+            room = bool(todo) and pool.pending() < inflight
+            if room:
+                key = todo.popleft()
+                self._start(key, found[key], pool)
+            for outcome in pool.collect(0 if room else 0.2):
+                self._finish_job(outcome)
+            if self.entries and (len(self.entries) >= BATCH_FILES
+                                 or time.monotonic() - self.last_commit >= BATCH_SECONDS):
+                self._commit(acl)
+
+    def _scan(self) -> dict[str, tuple[str, int, int]]:
+        found = {}
+        for path in iter_files(str(self.t.folder)):
+            key = Path(os.path.relpath(path, self.t.folder)).as_posix()
+            if is_acl_file(key):
+                continue
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            found[key] = (path, st.st_size, st.st_mtime_ns)
+        return found
+
+    def _current(self, key: str, stat: tuple[str, int, int]) -> bool:
+        """Whether a file's entry still holds: same size, mtime, parser and a live cache entry."""
+        entry = self.old.get(key)
+        _path, size, mtime = stat
+        if not entry or entry["size"] != size or entry["mtime_ns"] != mtime:
+            return False
+        if entry["generation"] != self.t.generation or _retry(entry):
+            return False
+        return not entry.get("cached") or self.t.cache.has(entry["sha256"], key)
+
+    def _start(self, key: str, stat: tuple[str, int, int], pool: WorkerPool) -> None:
+        """Hash one file, then keep its entry, take it from the cache, or send it to a worker."""
+        path, size, mtime = stat
+        t = self.t
+        if size > t.limits.max_file_bytes:
+            self._finish(key, stat, None, [unreadable(key, "unknown", "TOO_LARGE", size=size)], False)
+            return
+        try:
+            sha = _sha256_file(path)
+        except OSError as exc:
+            doc = unreadable(key, "unknown", "READ_ERROR", size=size, detail=type(exc).__name__)
+            self._finish(key, stat, None, [doc], False)
+            return
+        prev = self.old.get(key)
+        if (prev and prev["sha256"] == sha and prev["generation"] == t.generation
+                and not _retry(prev) and (not prev.get("cached") or t.cache.has(sha, key))):
+            self.entries[key] = {**prev, "size": size, "mtime_ns": mtime}   # touched, not changed
+            self.report["unchanged"] += 1
+            self._step(key)
+            return
+        docs = t.cache.get(sha, key)
+        job = t.cache.key(sha, key)
+        if docs is not None:
+            self.report["from_cache"] += 1
+            self._finish(key, stat, sha, docs, True)
+        elif job in self.waiting:   # the same bytes are being read under another name
+            self.waiting[job].append((key, stat, sha))
+        else:
+            self.waiting[job] = [(key, stat, sha)]
+            self.report["parsed"] += 1
+            pool.submit(job, path, key, t.limits, str(t.cache.root), t.generation)
+
+    def _finish_job(self, outcome: Outcome) -> None:
+        for i, (key, stat, sha) in enumerate(self.waiting.pop(outcome.key, [])):
+            if outcome.failure is not None:
+                doc = failed_document(outcome, key, stat[1], sha)
+                self._finish(key, stat, sha, [doc], False)
+            elif i == 0:
+                sha, docs = outcome.value
+                self._finish(key, stat, sha, docs, True)
+            else:   # the worker's result, renamed for this file by the cache
+                self.report["from_cache"] += 1
+                self._finish(key, stat, sha, self.t.cache.get(outcome.value[0], key) or [], True)
+
+    def _finish(self, key: str, stat: tuple[str, int, int], sha: Optional[str],
+                docs: list[Document], cached: bool) -> None:
+        prev = self.old.get(key)
+        if prev is None:
+            self.report["added"].append(key)
+        elif prev["sha256"] != sha:
+            self.report["changed"].append(key)
+        summaries = []
+        for doc in docs:
+            chunks = chunk_document(doc)
+            self.fresh[doc.source.filename] = (doc, chunks)
+            summaries.append(_summary(doc, len(chunks)))
+        self.entries[key] = {"size": stat[1], "mtime_ns": stat[2], "sha256": sha,
+                             "generation": self.t.generation, "cached": cached,
+                             "docs": summaries}
+        self._step(key)
+
+    def _step(self, key: str) -> None:
+        self.done += 1
+        self.say(Progress(self.done, self.total, key, "parse"))
+
+    def _commit(self, acl: Acl) -> None:
+        self.t._commit(acl, self.entries, self.removed, self.fresh)
+        self.entries, self.fresh, self.removed = {}, {}, []
+        self.last_commit = time.monotonic()
+
+
+# ---- helpers --------------------------------------------------------------
+def _retry(entry: dict) -> bool:
+    """A file that could not be opened is tried again at every refresh."""
+    return any(s["reason"] == "READ_ERROR" for s in entry["docs"])
+
+
+def _sha256_file(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _summary(doc: Document, chunks: int) -> dict:
+    """What the state keeps about one Document: enough for documents() and search()."""
+    structure = asdict(doc.structure)
+    return {"filename": doc.source.filename, "doc_id": doc.doc_id, "format": doc.source.format,
+            "bytes": doc.source.bytes, "sha256": doc.source.sha256,
+            "readable": doc.access.readable, "reason": doc.access.reason,
+            "reason_text": doc.access.reason_text, "drm_vendor": doc.access.drm_vendor,
+            "structure": {k: structure[k] for k in STRUCTURE_FIELDS},
+            "warnings": [{"code": w.code, "text": w.text} for w in doc.warnings],
+            "chunks": chunks}
+
+
+def _listing(s: dict) -> dict:
+    """One row of documents(): the seed's shape (drm_vendor only when known)."""
+    review_reasons = [w for w in s["warnings"] if w["code"] in REVIEW_CODES] if s["readable"] else []
+    row = {"doc_id": s["doc_id"], "filename": s["filename"], "format": s["format"],
+           "readable": s["readable"], "chunks": s["chunks"], "reason": s["reason"],
+           "reason_text": s["reason_text"]}
+    if s["drm_vendor"]:
+        row["drm_vendor"] = s["drm_vendor"]
+    row.update({"structure": s["structure"], "review": bool(review_reasons),
+                "review_reasons": review_reasons, "warnings": s["warnings"]})
+    return row
+
+
+def _skipped(s: dict) -> dict:
+    row = {"filename": s["filename"], "readable": False, "reason": s["reason"],
+           "reason_text": s["reason_text"]}
+    if s["drm_vendor"]:
+        row["drm_vendor"] = s["drm_vendor"]
+    return row
+
+
+def _acl_warnings(acl: Acl) -> list[dict]:
+    if acl.broken:
+        return [{"code": "ACL_BROKEN", "text": wording.tenant_text("ACL_BROKEN")}]
+    return []
+
+
+def _rebuild(s: dict) -> Document:
+    """The Document of a file that was never cached (it could not be read) from its summary."""
+    doc = unreadable(s["filename"], s["format"], s["reason"] or "CORRUPT", size=s["bytes"],
+                     sha256=s["sha256"])
+    doc.access.drm_vendor = s["drm_vendor"]
+    doc.structure = Structure(**s["structure"])
+    doc.warnings = [Warning(**w) for w in s["warnings"]]
+    return doc
