@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import json
 import os
 import sys
@@ -393,6 +394,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    multiprocessing.freeze_support()  # parse workers of a frozen (PyInstaller) build re-enter here
     args = build_parser().parse_args(argv)
     _prepare_output(json_mode=getattr(args, "json", False))
     try:
