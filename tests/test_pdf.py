@@ -1,0 +1,227 @@
+"""PDF reader: the corpus PDFs against their truth, and generated PDFs for each rule of the reader."""
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+from engine import ocr
+from engine.parse import parse_bytes, parse_path
+from tests.corpus import REASON_MATCH, corpus_params, requires_corpus, squash
+
+needs_ocr = pytest.mark.skipif(not ocr.ocr_available(),
+                               reason="OCR unavailable: no Tesseract kor.traineddata found (or NODA_OCR=0)")
+
+
+def korean_pdf(*pages: list[tuple[float, float, str, float]], **save) -> bytes:
+    """A PDF whose pages hold the given (x, y, text, font size) lines, in the built-in Korean font."""
+    doc = pymupdf.open()
+    for lines in pages:
+        page = doc.new_page()
+        for x, y, text, size in lines:
+            page.insert_text((x, y), text, fontname="korea", fontsize=size)
+    return doc.tobytes(**save)
+
+
+def scanned_page_png(text: str, size: float = 22) -> bytes:
+    """A picture (PNG, 150 dpi) of an A4 page holding ``text`` in large Korean letters."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 120), text, fontname="korea", fontsize=size)
+    return page.get_pixmap(dpi=150).tobytes("png")
+
+
+def pdf_of_pictures(*pictures: bytes, text_first: str = "") -> bytes:
+    """A PDF with an optional text page first, then one full-page picture per page."""
+    doc = pymupdf.open()
+    if text_first:
+        doc.new_page().insert_text((72, 100), text_first, fontname="korea", fontsize=12)
+    for png in pictures:
+        page = doc.new_page()
+        page.insert_image(page.rect, stream=png)
+    return doc.tobytes()
+
+
+def read(data: bytes, name: str = "문서.pdf"):
+    return parse_bytes(data, name)[0]
+
+
+# ---- the shared corpus -------------------------------------------------------
+
+@requires_corpus
+@pytest.mark.parametrize("path,truth", corpus_params({"pdf"}))
+def test_corpus_pdf_agrees_with_truth(path, truth):
+    doc = parse_path(str(path))[0]
+    assert doc.readable == truth["readable"], doc.access.reason
+    assert doc.access.reason in REASON_MATCH[truth["reason"]]
+    assert doc.source.pages == truth["pages"]
+    text = squash(doc.all_text())
+    snippets = truth["snippets"]
+    missing = [s for s in snippets if squash(s) not in text]
+    assert 1 - len(missing) / len(snippets) >= 0.95, missing
+    for block in doc.blocks:
+        assert 1 <= block.page <= doc.source.pages
+        x0, y0, x1, y1 = block.bbox
+        assert 0 <= x0 <= x1 and 0 <= y0 <= y1 <= 842 + 1  # A4 points, top-left origin
+
+
+@requires_corpus
+def test_corpus_tables_are_not_repeated_as_paragraphs():
+    path = next(p for p, _ in (c.values for c in corpus_params({"pdf"})) if "5.0" in p.name)
+    doc = parse_path(str(path))[0]
+    assert len(doc.tables) > 100  # the HWP 5.0 spec is mostly tables
+    inside = []
+    for block in doc.blocks:
+        if block.type != "table":
+            x, y = (block.bbox[0] + block.bbox[2]) / 2, (block.bbox[1] + block.bbox[3]) / 2
+            inside += [block.text for t in doc.tables if t.page == block.page
+                       and t.bbox[0] < x < t.bbox[2] and t.bbox[1] < y < t.bbox[3]]
+    assert not inside  # text inside a table is only in its cells
+    table = doc.tables[0]
+    assert table.page and table.bbox and all(c.bbox and c.page == table.page for c in table.cells)
+
+
+# ---- generated files -----------------------------------------------------------
+
+def test_text_blocks_have_page_bbox_and_headings():
+    data = korean_pdf([(72, 90, "사업 개요", 22), (72, 140, "올해 지원사업의 신청 기간은 3월 31일까지입니다.", 11),
+                       (72, 160, "대상은 관내 농업인입니다.", 11)],
+                      [(72, 100, "둘째 쪽의 본문입니다.", 11)])
+    doc = read(data)
+    assert doc.readable and doc.source.pages == 2
+    heading = doc.blocks[0]
+    assert (heading.type, heading.level, heading.text) == ("heading", 1, "사업 개요")
+    body = [b for b in doc.blocks if b.type == "paragraph"]
+    assert body[0].page == 1 and body[-1].page == 2
+    assert "3월 31일까지" in body[0].text and body[0].extractor == "pymupdf" and body[0].confidence == 1.0
+    x0, y0, x1, y1 = body[0].bbox
+    assert 70 <= x0 < x1 <= 595 and 120 < y0 < y1 < 175  # points, measured from the top
+    assert doc.structure.title == "사업 개요"
+
+
+def test_metadata_title_is_used_only_when_meaningful():
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 100), "본문 첫 줄", fontname="korea", fontsize=11)
+    doc.set_metadata({"title": "2026년 업무계획"})
+    assert read(doc.tobytes()).structure.title == "2026년 업무계획"
+    doc.set_metadata({"title": "325-341(342)--14-.......hwp"})
+    assert read(doc.tobytes()).structure.title == "본문 첫 줄"
+
+
+def test_ruled_table_becomes_cells_with_bbox_and_no_duplicate_paragraphs():
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 80), "표 위의 문단입니다.", fontname="korea", fontsize=11)
+    rows, cols, left, top, w, h = 3, 3, 72, 120, 150, 30
+    for r in range(rows + 1):
+        page.draw_line((left, top + r * h), (left + cols * w, top + r * h))
+    for c in range(cols + 1):
+        page.draw_line((left + c * w, top), (left + c * w, top + rows * h))
+    texts = [["구분", "예산", "비고"], ["시설", "12억 원", "신규"], ["장비", "8억 원", "계속"]]
+    for r in range(rows):
+        for c in range(cols):
+            page.insert_text((left + c * w + 6, top + r * h + 20), texts[r][c], fontname="korea", fontsize=11)
+    result = read(doc.tobytes())
+    assert len(result.tables) == 1
+    table = result.tables[0]
+    assert (table.rows, table.cols, table.page) == (3, 3, 1)
+    assert table.grid() == texts
+    cell = next(c for c in table.cells if c.text == "12억 원")
+    assert (cell.row, cell.col, cell.row_span, cell.col_span, cell.page) == (1, 1, 1, 1, 1)
+    assert cell.bbox == pytest.approx([left + w, top + h, left + 2 * w, top + 2 * h], abs=2)
+    assert table.bbox == pytest.approx([left, top, left + cols * w, top + rows * h], abs=2)
+    paragraphs = [b.text for b in result.blocks if b.type == "paragraph"]
+    assert paragraphs == ["표 위의 문단입니다."]
+    table_block = next(b for b in result.blocks if b.id == table.block)
+    assert "시설 | 12억 원 | 신규" in table_block.text
+
+
+def test_merged_cell_gets_its_span():
+    doc = pymupdf.open()
+    page = doc.new_page()
+    left, top, w, h = 72, 100, 120, 30
+    for r in range(4):  # rows lines
+        x_end = left + 3 * w
+        page.draw_line((left, top + r * h), (x_end, top + r * h))
+    for c in range(4):  # column lines, the middle ones skip the first row (a merged header)
+        page.draw_line((left + c * w, top if c in (0, 3) else top + h), (left + c * w, top + 3 * h))
+    page.insert_text((left + 6, top + 20), "합친 제목", fontname="korea", fontsize=11)
+    for r in (1, 2):
+        for c in range(3):
+            page.insert_text((left + c * w + 6, top + r * h + 20), f"칸{r}{c}", fontname="korea", fontsize=11)
+    table = read(doc.tobytes()).tables[0]
+    header = next(c for c in table.cells if c.text == "합친 제목")
+    assert (header.row, header.col, header.col_span, header.row_span) == (0, 0, 3, 1)
+    assert table.grid()[2] == ["칸20", "칸21", "칸22"]
+
+
+def test_password_protected_pdf():
+    data = korean_pdf([(72, 100, "비밀 문서", 12)],
+                      encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="secret", owner_pw="owner")
+    doc = read(data)
+    assert not doc.readable and doc.access.reason == "PASSWORD_PROTECTED"
+    assert doc.access.password_protected and "암호" in doc.access.reason_text
+
+
+def test_empty_user_password_pdf_is_readable():
+    data = korean_pdf([(72, 100, "누구나 여는 문서", 12)],
+                      encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="", owner_pw="owner",
+                      permissions=pymupdf.PDF_PERM_PRINT)
+    doc = read(data)
+    assert doc.readable and "누구나 여는 문서" in doc.all_text()
+
+
+@pytest.mark.parametrize("keep", [0.3, 0.6, 0.9])
+def test_truncated_pdf_never_crashes(keep):
+    data = korean_pdf(*[[(72, 100 + 20 * i, f"{n}쪽 {i}번째 줄입니다.", 11) for i in range(30)]
+                        for n in range(1, 6)], garbage=0, deflate=False)
+    doc = read(data[: int(len(data) * keep)])
+    assert doc.access.reason in (None, "CORRUPT")
+    if doc.readable:
+        assert doc.all_text().strip()
+
+
+def test_not_a_pdf_at_all_is_corrupt():
+    doc = read(b"%PDF-1.7\n" + b"\x00garbage" * 50)
+    assert not doc.readable and doc.access.reason == "CORRUPT"
+
+
+def test_blank_page_is_not_reported_but_a_picture_page_without_text_is(monkeypatch):
+    monkeypatch.setenv("NODA_OCR", "0")
+    blank = korean_pdf([(72, 100, "첫 쪽", 12)], [])
+    assert "PAGES_WITHOUT_TEXT" not in read(blank).warning_codes()
+    mixed = read(pdf_of_pictures(scanned_page_png("그림으로 된 쪽"), text_first="글자가 있는 쪽"))
+    assert mixed.readable
+    assert "PAGES_WITHOUT_TEXT" in mixed.warning_codes() and "NO_OCR" in mixed.warning_codes()
+    assert "2" in next(w.text for w in mixed.warnings if w.code == "PAGES_WITHOUT_TEXT")
+
+
+def test_pdf_without_text_and_without_ocr_is_no_text(monkeypatch):
+    monkeypatch.setenv("NODA_OCR", "0")
+    doc = read(pdf_of_pictures(scanned_page_png("스캔한 공문")))
+    assert not doc.readable and doc.access.reason == "NO_TEXT"
+    assert "OCR" in doc.access.reason_text
+
+
+@needs_ocr
+def test_scanned_pdf_is_read_by_ocr():
+    doc = read(pdf_of_pictures(scanned_page_png("예산 집행 계획"), scanned_page_png("사업 결과 보고")))
+    assert doc.readable and doc.source.pages == 2
+    assert "OCR_TEXT" in doc.warning_codes()
+    bare = "".join(doc.all_text().split())
+    assert "예산집행계획" in bare and "사업결과보고" in bare
+    assert {b.page for b in doc.blocks} == {1, 2}
+    for block in doc.blocks:
+        assert block.extractor == "ocr" and block.confidence == ocr.CONFIDENCE < 1.0
+        x0, y0, x1, y1 = block.bbox
+        assert 50 < x0 < x1 < 595 and 80 < y0 < y1 < 160  # where the text was drawn, in points
+
+
+@needs_ocr
+def test_scanned_page_inside_a_text_pdf_is_read_by_ocr():
+    doc = read(pdf_of_pictures(scanned_page_png("붙임 서식 사본"), text_first="본문은 글자로 되어 있습니다."))
+    first = [b for b in doc.blocks if b.page == 1]
+    second = [b for b in doc.blocks if b.page == 2]
+    assert first[0].extractor == "pymupdf" and "본문은 글자로" in first[0].text
+    assert second and all(b.extractor == "ocr" for b in second)
+    assert "붙임서식사본" in "".join("".join(b.text.split()) for b in second)
+    assert "OCR_TEXT" in doc.warning_codes() and "PAGES_WITHOUT_TEXT" not in doc.warning_codes()
