@@ -1,0 +1,264 @@
+"""The engine in its own process, so indexing never holds the window's Python lock.
+
+Indexing runs the Korean analyser (Kiwi) and Whoosh; Kiwi keeps Python's
+GIL for the whole of every call (seconds when it loads, tens of ms per
+chunk), which would freeze the window thread. So the window's process
+keeps no Tenant: every engine call is sent to one engine process (spawned
+once, like calibre's worker) and answered over a pipe.
+
+- ``host_main``: the engine process — engine Tenants by folder, each call on
+  a thread of its own (a refresh and questions side by side).
+- ``EngineHost``: starts the engine process and carries calls to it; a call
+  blocks its (worker) thread until the answer comes; progress and
+  cancellation cross the pipe. If the process dies, the pending calls fail
+  with ``EngineError`` and the next call starts a new process.
+- ``HostedTenant``: stands for one folder's Tenant in the engine process.
+"""
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+import threading
+import traceback
+from collections import namedtuple
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Callable, Optional
+
+HOST_THREADS = 4            # engine calls served at once (a refresh and questions side by side)
+ENGINE_NICENESS = 5         # lower CPU priority of the engine (and its parsers) than the window's
+CANCEL_POLL_S = 0.1
+STOP_WAIT_S = 10.0
+
+Progress = namedtuple("Progress", "done total current phase")
+
+
+class EngineError(Exception):
+    """An engine call failed in the engine process (or the process died)."""
+
+    def __init__(self, kind: str, message: str, traceback_text: str = ""):
+        super().__init__(f"{kind}: {message}" if message else kind)
+        self.kind = kind
+        self.traceback_text = traceback_text
+
+
+# ---- the engine process -----------------------------------------------------
+def host_main(conn, warm_up: bool = True) -> None:
+    """Serve engine calls from ``conn`` until told to stop or the window's process goes away."""
+    from engine.analyzer import korean_terms
+    from engine.answer import answer
+    from engine.evidence import evidence_html
+    from engine.tenant import Tenant
+
+    if hasattr(os, "nice"):
+        os.nice(ENGINE_NICENESS)      # the window comes first; parser processes inherit this
+
+    send_lock = threading.Lock()
+    tenants: dict[tuple, Tenant] = {}
+    module_calls = {"answer": answer, "evidence_html": evidence_html}   # f(tenant, …) beside Tenant's methods
+    tenants_lock = threading.Lock()
+    cancels: dict[int, threading.Event] = {}
+    pool = ThreadPoolExecutor(HOST_THREADS)
+
+    def send(message) -> None:
+        with send_lock:
+            try:
+                conn.send(message)
+            except (OSError, EOFError):
+                pass
+
+    def serve(req: int, folder: str, kwargs: dict, method: str, args: tuple, kw: dict) -> None:
+        key = (folder, repr(sorted(kwargs.items())))
+        try:
+            with tenants_lock:
+                tenant = tenants.pop(key, None) if method == "close" else tenants.get(key)
+                if tenant is None and method != "close":
+                    tenant = tenants[key] = Tenant(folder, **kwargs)
+            if method == "close":
+                result = tenant.close() if tenant else None
+            elif method == "refresh":
+                result = tenant.refresh(progress=lambda p: send(("progress", req, (p.done, p.total, p.current,
+                                                                                    p.phase))),
+                                        cancel=cancels[req])
+            elif method in module_calls:
+                result = module_calls[method](tenant, *args, **kw)
+            else:
+                result = getattr(tenant, method)(*args, **kw)
+            send(("done", req, result))
+        except Exception as exc:
+            send(("error", req, type(exc).__name__, str(exc), traceback.format_exc()))
+        finally:
+            cancels.pop(req, None)
+
+    if warm_up:   # load Kiwi now, not at the first question (a thread of its own: stopping never waits for it)
+        threading.Thread(target=korean_terms, args=("준비",), daemon=True).start()
+    try:
+        while True:
+            message = conn.recv()
+            if message[0] == "call":
+                _, req, folder, kwargs, method, args, kw = message
+                cancels[req] = threading.Event()
+                pool.submit(serve, req, folder, kwargs, method, args, kw)
+            elif message[0] == "cancel":
+                event = cancels.get(message[1])
+                if event:
+                    event.set()
+            elif message[0] == "stop":
+                break
+    except (EOFError, OSError):
+        pass                          # the window's process is gone
+    for event in list(cancels.values()):
+        event.set()
+    pool.shutdown(wait=True)
+    for tenant in tenants.values():
+        try:
+            tenant.close()
+        except Exception:
+            pass
+    conn.close()
+    os._exit(0)   # everything is closed; do not wait for the analyser still loading
+
+
+# ---- the window's side --------------------------------------------------------
+class EngineHost:
+    """One engine process and the calls in flight to it (thread-safe)."""
+
+    def __init__(self, warm_up: bool = True):
+        """``warm_up``: load the Korean analyser as soon as the process starts."""
+        self.warm_up = warm_up
+        self._lock = threading.Lock()
+        self._send_lock = threading.Lock()
+        self._process = None
+        self._conn = None
+        self._ids = itertools.count(1)
+        self._pending: dict[int, tuple[Future, Optional[Callable], Any]] = {}   # req -> (future, progress, conn)
+
+    def call(self, folder: str, tenant_kwargs: dict, method: str, args: tuple = (), kwargs: Optional[dict] = None,
+             progress: Optional[Callable[[Progress], None]] = None,
+             cancel: Optional[threading.Event] = None) -> Any:
+        """Run ``method`` on the folder's Tenant in the engine process and wait for its answer."""
+        future: Future = Future()
+        with self._lock:
+            self._start_locked()
+            req = next(self._ids)
+            conn = self._conn
+            self._pending[req] = (future, progress, conn)
+        self._send(conn, ("call", req, folder, tenant_kwargs, method, tuple(args), kwargs or {}))
+        cancelled = False
+        while True:
+            try:
+                return future.result(timeout=CANCEL_POLL_S if cancel is not None else None)
+            except TimeoutError:
+                if cancel is not None and cancel.is_set() and not cancelled:
+                    cancelled = True
+                    self._send(conn, ("cancel", req))
+
+    def start(self) -> None:
+        """Start the engine process now (it also starts on the first call)."""
+        with self._lock:
+            self._start_locked()
+
+    def stop(self) -> None:
+        """Stop the engine process (its tenants are closed there)."""
+        with self._lock:
+            process, conn = self._process, self._conn
+            self._process = self._conn = None
+        if process is None:
+            return
+        self._send(conn, ("stop",))
+        process.join(STOP_WAIT_S)
+        if process.is_alive():
+            process.terminate()
+            process.join(STOP_WAIT_S)
+        conn.close()
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.is_alive()
+
+    def _start_locked(self) -> None:
+        if self._process is not None and self._process.is_alive():
+            return
+        context = multiprocessing.get_context("spawn")
+        here, there = context.Pipe()
+        process = context.Process(target=host_main, args=(there, self.warm_up), name="noda-engine")
+        process.start()
+        there.close()
+        self._process, self._conn = process, here
+        threading.Thread(target=self._receive, args=(here,), name="noda-engine-replies", daemon=True).start()
+
+    def _send(self, conn, message) -> None:
+        with self._send_lock:
+            try:
+                conn.send(message)
+            except (OSError, EOFError, ValueError):
+                pass                  # the receiver reports the dead process to every caller
+
+    def _receive(self, conn) -> None:
+        while True:
+            try:
+                message = conn.recv()
+            except (EOFError, OSError):
+                break
+            kind, req = message[0], message[1]
+            if kind == "progress":
+                entry = self._pending.get(req)
+                if entry and entry[1]:
+                    entry[1](Progress(*message[2]))
+                continue
+            entry = self._pending.pop(req, None)
+            if entry is None:
+                continue
+            if kind == "done":
+                entry[0].set_result(message[2])
+            else:
+                entry[0].set_exception(EngineError(message[2], message[3], message[4]))
+        with self._lock:
+            if self._conn is conn:
+                self._process = self._conn = None
+            failed = [self._pending.pop(r) for r, entry in list(self._pending.items()) if entry[2] is conn]
+        for future, _progress, _conn in failed:
+            if not future.done():
+                future.set_exception(EngineError("EngineStopped", "the engine process ended"))
+
+
+class HostedTenant:
+    """One folder's engine Tenant, living in the engine process: the same calls, plus answer and evidence."""
+
+    def __init__(self, folder, *, host: EngineHost, **kwargs):
+        self.folder = str(folder)
+        self.host = host
+        self.kwargs = kwargs
+
+    def _call(self, method: str, *args, progress=None, cancel=None, **kwargs):
+        return self.host.call(self.folder, self.kwargs, method, args, kwargs, progress, cancel)
+
+    def refresh(self, progress=None, cancel=None) -> dict:
+        return self._call("refresh", progress=progress, cancel=cancel)
+
+    def documents(self, principal: Optional[str] = None) -> dict:
+        return self._call("documents", principal)
+
+    def search(self, query: str, limit: int = 10, principal: Optional[str] = None) -> dict:
+        return self._call("search", query, limit, principal)
+
+    def document(self, filename: str):
+        return self._call("document", filename)
+
+    def chunks(self, filename: str) -> list:
+        return self._call("chunks", filename)
+
+    def source_path(self, filename: str):
+        return self._call("source_path", filename)
+
+    def answer(self, question: str, limit: int = 5) -> dict:
+        """engine.answer.answer over this Tenant."""
+        return self._call("answer", question, limit=limit)
+
+    def evidence_html(self, answer: dict) -> str:
+        """engine.evidence.evidence_html over this Tenant."""
+        return self._call("evidence_html", answer)
+
+    def close(self) -> None:
+        if self.host.running:
+            self._call("close")

@@ -1,0 +1,310 @@
+"""The thin layer between the widgets and the engine.
+
+Every engine call (refresh, documents, search, answer, evidence, page
+rendering) runs off the GUI thread through a runner's ``run_task(fn,
+on_done, on_error)``; the callbacks always come back on the GUI thread.
+Tests may swap in ``SyncRunner``, which runs everything immediately.
+
+``EngineService`` keeps one Tenant per opened folder — in the engine
+process (ui.engine_host), so indexing never holds this process's GIL —
+runs their refreshes one after another (parsing already uses every core),
+and tells the window what happened with Qt signals.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from PySide6.QtCore import QObject, Qt, QThreadPool, Signal, Slot
+
+from ui.engine_host import EngineHost, HostedTenant
+
+log = logging.getLogger(__name__)
+
+
+# ---- runners ---------------------------------------------------------------
+class _MainThreadCall(QObject):
+    """Runs callables on the thread this object lives in (the GUI thread)."""
+
+    _call = Signal(object)
+
+    def __init__(self):
+        super().__init__()
+        self._call.connect(self._run, Qt.ConnectionType.QueuedConnection)
+
+    def __call__(self, fn: Callable[[], Any]) -> None:
+        self._call.emit(fn)
+
+    @Slot(object)
+    def _run(self, fn) -> None:
+        fn()
+
+
+class ThreadPoolRunner:
+    """Runs tasks on a QThreadPool and hands results back to the GUI thread."""
+
+    def __init__(self, pool: Optional[QThreadPool] = None, threads: int = 4):
+        if pool is None:
+            pool = QThreadPool()
+            pool.setMaxThreadCount(threads)  # a long refresh must not hold up questions and pages
+        self.pool = pool
+        self.to_main = _MainThreadCall()
+
+    def run_task(self, fn: Callable[[], Any], on_done: Optional[Callable[[Any], None]] = None,
+                 on_error: Optional[Callable[[BaseException], None]] = None) -> None:
+        """Run ``fn()`` in the pool; then ``on_done(result)`` or ``on_error(exc)`` on the GUI thread."""
+        def work():
+            try:
+                result = fn()
+            except Exception as exc:  # reported to the GUI, never lost
+                exc.traceback_text = traceback.format_exc()
+                self.to_main(lambda error=exc: _report(error, on_error))
+            else:
+                if on_done:
+                    self.to_main(lambda: on_done(result))
+        self.pool.start(work)
+
+    def wait(self, msecs: int = -1) -> bool:
+        """Wait for all running tasks (used when closing the window)."""
+        return self.pool.waitForDone(msecs)
+
+
+class SyncRunner:
+    """Runs tasks immediately on the calling thread (tests, scripts)."""
+
+    def run_task(self, fn, on_done=None, on_error=None) -> None:
+        try:
+            result = fn()
+        except Exception as exc:
+            exc.traceback_text = traceback.format_exc()
+            _report(exc, on_error)
+        else:
+            if on_done:
+                on_done(result)
+
+    def to_main(self, fn) -> None:
+        fn()
+
+    def wait(self, msecs: int = -1) -> bool:
+        return True
+
+
+def _report(exc: BaseException, on_error) -> None:
+    if on_error:
+        on_error(exc)
+    else:
+        log.error("background task failed:\n%s", getattr(exc, "traceback_text", exc))
+
+
+# ---- the engine service ---------------------------------------------------
+@dataclass
+class RefreshProgress:
+    """Progress of one folder's refresh, as the window shows it."""
+
+    folder: str
+    done: int
+    total: int
+    current: Optional[str]
+    phase: str
+
+
+@dataclass
+class TenantState:
+    folder: str
+    tenant: HostedTenant
+    documents: Optional[dict] = None           # last Tenant.documents() answer
+    error: Optional[str] = None                # last failure, for the window
+
+
+class EngineService(QObject):
+    """Opened folders (tenants), their background refreshes, and engine calls."""
+
+    tenants_changed = Signal()                 # a folder was added or removed
+    documents_changed = Signal(str)            # this folder's document list is fresh
+    progress = Signal(object)                  # RefreshProgress
+    refresh_finished = Signal(str, object)     # folder, Tenant.refresh() answer
+    refresh_failed = Signal(str, str)          # folder, message
+    busy_changed = Signal(bool)
+
+    def __init__(self, *, cache_root=None, limits=None, workers: int = 2, timeout_s: float = 60.0,
+                 runner=None, host: Optional[EngineHost] = None):
+        """Tenants live in the engine process ``host`` (shared, e.g. by tests), or in one of our own."""
+        super().__init__()
+        self.runner = runner or ThreadPoolRunner()
+        self.cache_root = cache_root
+        self.limits = limits
+        self.workers = workers
+        self.timeout_s = timeout_s
+        self._own_host = host is None
+        self.host = host or EngineHost()
+        if self._own_host:
+            self.runner.run_task(self.host.start)   # spawn it (and load Kiwi there) before the first folder
+        self.tenants: dict[str, TenantState] = {}
+        self._queue: list[str] = []
+        self._running: Optional[str] = None
+        self._again: set[str] = set()
+        self._cancel = threading.Event()
+        self._latest: Optional[RefreshProgress] = None   # newest progress not shown yet
+        self._latest_lock = threading.Lock()
+
+    # ---- folders --------------------------------------------------------
+    def add_folder(self, folder, refresh: bool = True) -> str:
+        """Open a folder as a tenant (once) and read it in the background; returns its key."""
+        key = str(Path(folder).resolve())
+        if key not in self.tenants:
+            kwargs = {"cache_root": self.cache_root, "workers": self.workers, "timeout_s": self.timeout_s}
+            if self.limits is not None:
+                kwargs["limits"] = self.limits
+            self.tenants[key] = TenantState(key, HostedTenant(key, host=self.host, **kwargs))
+            self.tenants_changed.emit()
+        if refresh:
+            self.refresh(key)
+        return key
+
+    def remove_folder(self, folder: str) -> None:
+        """Stop using a folder. Nothing on disk is deleted."""
+        state = self.tenants.pop(folder, None)
+        if state is None:
+            return
+        self._queue = [f for f in self._queue if f != folder]
+        self._again.discard(folder)
+        if self._running == folder:
+            self._cancel.set()
+        else:
+            self._close_later(state)
+        self.tenants_changed.emit()
+
+    def tenant(self, folder: str) -> HostedTenant:
+        """The folder's Tenant (in the engine process: call it off the GUI thread)."""
+        return self.tenants[folder].tenant
+
+    def folders(self) -> list[str]:
+        return list(self.tenants)
+
+    def state(self, folder: str) -> Optional[TenantState]:
+        return self.tenants.get(folder)
+
+    # ---- refresh --------------------------------------------------------
+    @property
+    def busy(self) -> bool:
+        return self._running is not None
+
+    def reading(self, folder: str) -> bool:
+        """Whether this folder is being read right now."""
+        return self._running == folder
+
+    def refresh(self, folder: str) -> None:
+        """Queue an incremental refresh of a folder (a running one is redone once it ends)."""
+        if folder not in self.tenants:
+            return
+        if folder == self._running:
+            self._again.add(folder)
+        elif folder not in self._queue:
+            self._queue.append(folder)
+        self._start_next()
+
+    def refresh_all(self) -> None:
+        for folder in self.tenants:
+            self.refresh(folder)
+
+    def cancel(self) -> None:
+        """Stop the running refresh and drop the queued ones."""
+        self._queue.clear()
+        self._again.clear()
+        if self._running:
+            self._cancel.set()
+
+    def _start_next(self) -> None:
+        if self._running or not self._queue:
+            return
+        folder = self._queue.pop(0)
+        state = self.tenants[folder]
+        self._running = folder
+        self._cancel = cancel = threading.Event()
+        self.busy_changed.emit(True)
+
+        def report(p) -> None:  # called on the worker thread by Tenant.refresh
+            with self._latest_lock:
+                post = self._latest is None
+                self._latest = RefreshProgress(folder, p.done, p.total, p.current, p.phase)
+            if post:   # coalesce: the GUI shows only the newest of a burst
+                self.runner.to_main(self._emit_progress)
+
+        def work():
+            result = state.tenant.refresh(progress=report, cancel=cancel)
+            return result, state.tenant.documents()
+
+        self.runner.run_task(work, lambda r: self._refreshed(state, r),
+                             lambda exc: self._refresh_error(state, exc))
+
+    def _emit_progress(self) -> None:
+        with self._latest_lock:
+            latest, self._latest = self._latest, None
+        if latest is not None:
+            self.progress.emit(latest)
+
+    def _refreshed(self, state: TenantState, result) -> None:
+        refresh, documents = result
+        state.documents, state.error = documents, None
+        self._finish(state)
+        if state.folder in self.tenants:
+            self.documents_changed.emit(state.folder)
+            self.refresh_finished.emit(state.folder, refresh)
+
+    def _refresh_error(self, state: TenantState, exc: BaseException) -> None:
+        state.error = f"{type(exc).__name__}: {exc}"
+        log.error("refresh of %s failed:\n%s", state.folder, getattr(exc, "traceback_text", exc))
+        self._finish(state)
+        if state.folder in self.tenants:
+            self.refresh_failed.emit(state.folder, state.error)
+
+    def _finish(self, state: TenantState) -> None:
+        self._running = None
+        if state.folder not in self.tenants:      # removed while it was being read
+            self._close_later(state)
+        elif state.folder in self._again:
+            self._again.discard(state.folder)
+            self._queue.append(state.folder)
+        self._start_next()
+        if not self._running:
+            self.busy_changed.emit(False)
+
+    # ---- questions and evidence ---------------------------------------------
+    def ask(self, folder: str, question: str, on_done, on_error, limit: int = 5) -> None:
+        """Answer a question from one folder's documents (engine.answer)."""
+        self.runner.run_task(lambda: self.tenant(folder).answer(question, limit), on_done, on_error)
+
+    def save_evidence_html(self, folder: str, answer: dict, path, on_done, on_error) -> None:
+        """Write the self-contained evidence HTML of an answer (engine.evidence) to ``path``."""
+        def work():
+            Path(path).write_text(self.tenant(folder).evidence_html(answer), encoding="utf-8")
+            return path
+        self.runner.run_task(work, on_done, on_error)
+
+    def call(self, fn: Callable[[], Any], on_done, on_error=None) -> None:
+        """Run any other engine call in the background."""
+        self.runner.run_task(fn, on_done, on_error)
+
+    def shutdown(self, msecs: int = 10000) -> None:
+        """Cancel work, wait for it, close every tenant and stop our engine process."""
+        self.cancel()
+        self.runner.wait(msecs)
+        for state in self.tenants.values():
+            _close(state.tenant)
+        self.tenants.clear()
+        if self._own_host:
+            self.host.stop()
+
+    def _close_later(self, state: TenantState) -> None:
+        self.runner.run_task(lambda: _close(state.tenant))
+
+
+def _close(tenant) -> None:
+    try:
+        tenant.close()
+    except Exception:
+        log.exception("closing a tenant failed")

@@ -1,0 +1,92 @@
+"""The settings dialog: cache location, parse limits, polling, and the (disabled) LLM gateway."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout,
+                               QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout)
+
+from engine.gateway.config import load_config as load_gateway_config
+from engine.limits import DEFAULT_LIMITS
+from noda_desktop.settings import EDITABLE_LIMITS, Settings
+from ui import texts
+
+MB = 1024 * 1024
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, settings: Settings, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle(texts.SETTINGS_TITLE)
+        self.settings = settings
+        limits = settings.parse_limits()
+
+        # cache
+        self.cache = QLineEdit(str(settings.cache_root()))
+        browse = QPushButton(texts.BROWSE)
+        browse.clicked.connect(self._browse)
+        cache_row = QHBoxLayout()
+        cache_row.addWidget(self.cache, 1)
+        cache_row.addWidget(browse)
+        cache_box = QGroupBox(texts.CACHE_GROUP)
+        cache_layout = QVBoxLayout(cache_box)
+        cache_layout.addLayout(cache_row)
+        cache_layout.addWidget(_note(texts.CACHE_NOTE))
+
+        # limits
+        self.limit_boxes: dict[str, QSpinBox] = {}
+        limits_box = QGroupBox(texts.LIMITS_GROUP)
+        form = QFormLayout(limits_box)
+        for key in EDITABLE_LIMITS:
+            box = QSpinBox()
+            box.setRange(1, 2_000_000_000)
+            value = getattr(limits, key)
+            box.setValue(value // MB if key == "max_file_bytes" else value)
+            if key == "max_file_bytes":
+                box.setRange(1, 100_000)
+            self.limit_boxes[key] = box
+            form.addRow(texts.LIMIT_LABELS[key], box)
+        self.poll = QSpinBox()
+        self.poll.setRange(0, 3600)
+        self.poll.setValue(settings.poll_seconds)
+        form.addRow(texts.POLL_LABEL, self.poll)
+        form.addRow(_note(texts.LIMITS_NOTE))
+
+        # gateway: shown, never enabled here (an administrator configures it)
+        self.gateway = QGroupBox(texts.GATEWAY_GROUP)
+        gateway_form = QFormLayout(self.gateway)
+        gateway_form.addRow(texts.GATEWAY_ADDRESS, QLineEdit(load_gateway_config().base_url))
+        gateway_form.addRow(_note(texts.GATEWAY_NOTE))
+        self.gateway.setEnabled(False)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        for widget in (cache_box, limits_box, self.gateway):
+            layout.addWidget(widget)
+        layout.addWidget(buttons)
+
+    def result_settings(self) -> Settings:
+        """The settings as edited (limits equal to the defaults are not stored)."""
+        overrides = {}
+        for key, box in self.limit_boxes.items():
+            value = box.value() * MB if key == "max_file_bytes" else box.value()
+            if value != getattr(DEFAULT_LIMITS, key):
+                overrides[key] = value
+        cache = self.cache.text().strip()
+        default_cache = str(replace(self.settings, cache_dir=None).cache_root())
+        return replace(self.settings, cache_dir=None if cache in ("", default_cache) else cache,
+                       limits=overrides, poll_seconds=self.poll.value())
+
+    def _browse(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, texts.CACHE_GROUP, self.cache.text())
+        if folder:
+            self.cache.setText(folder)
+
+
+def _note(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    label.setStyleSheet("color:#666")
+    return label

@@ -1,0 +1,103 @@
+"""The window's own Korean labels (reasons and warnings come from engine.wording)."""
+from __future__ import annotations
+
+WINDOW_TITLE = "노다 — 문서 근거 찾기"
+APP_NAME = "노다 데스크톱"
+
+# empty state
+EMPTY_TITLE = "먼저 문서 폴더를 넣으십시오"
+EMPTY_BODY = ("문서가 든 폴더(또는 ZIP 파일)를 이 창에 끌어다 놓거나, [폴더 추가](Ctrl+O)를 누르십시오.\n"
+              "노다가 문서를 읽고, 못 읽은 문서는 까닭과 할 일을 알려 드립니다.\n"
+              "다 읽으면 오른쪽 칸에 질문을 적고 Enter를 누르십시오. 답마다 근거가 붙습니다.")
+EMPTY_ADD = "폴더 추가…"
+EMPTY_SAMPLE = "예시 폴더 열기"
+
+# actions
+ADD_FOLDER = "폴더 추가…"
+REMOVE_FOLDER = "목록에서 빼기"
+REFRESH = "다시 읽기"
+PRINT = "인쇄…"
+SAVE_HTML = "근거 HTML 저장…"
+OPEN_ORIGINAL = "원본 열기"
+SETTINGS = "설정…"
+ABOUT = "노다 정보"
+QUIT = "끝내기"
+MENU_FILE = "파일(&F)"
+MENU_HELP = "도움말(&H)"
+CANCEL = "취소"
+ERRORS_BUTTON = "읽기 오류 {n}건"
+
+# tenants
+TENANTS_HEADER = "폴더"
+TENANT_COUNTS = "읽음 {readable} · 못 읽음 {unreadable} · 확인 필요 {review}"
+TENANT_READING = "읽는 중…"
+TENANT_FAILED = "읽다가 멈췄습니다: {error}"
+REMOVE_CONFIRM = "‘{folder}’ 폴더를 목록에서 뺍니다.\n폴더와 그 안의 파일은 지우지 않습니다."
+FOLDER_DIALOG = "문서 폴더 고르기"
+DROP_REJECTED = "폴더나 ZIP 파일만 넣을 수 있습니다: {names}"
+FOLDER_MISSING = "폴더를 찾을 수 없습니다: {folder}"
+ZIP_FAILED = "ZIP 파일 {name}을(를) 열지 못했습니다: {error}"
+
+# documents
+STATUS_READ = "읽음"
+STATUS_UNREADABLE = "못 읽음"
+STATUS_REVIEW = "확인 필요"
+FILTER_ALL = "모두"
+FILTER_LABEL = "보기:"
+COLUMNS = ["파일", "형식", "상태", "까닭과 할 일", "제목", "문서번호", "시행일", "발신"]
+DOCUMENTS_TAB = "문서 목록"
+ERRORS_TAB = "읽기 오류"
+ERROR_COLUMNS = ["문서", "까닭", "경로"]
+REVIEW_PREFIX = "읽었지만 눈으로 확인하십시오: "
+DETAIL_EMPTY = "문서를 고르면 까닭과 할 일, 문서의 제목·번호·날짜가 여기에 나옵니다. 두 번 누르면 원본을 엽니다."
+DETAIL_WHAT = "까닭"
+DETAIL_STEP = "할 일"
+DETAIL_NOTE = "참고"
+DETAIL_RECIPIENT = "수신"
+
+# progress
+PROGRESS = "{folder}: {done}/{total} — {current}"
+PROGRESS_SCAN = "{folder}: 바뀐 파일을 찾는 중…"
+PROGRESS_INDEX = "{folder}: 찾아보기 목록을 만드는 중…"
+REFRESH_DONE = "{folder}: 새 문서 {added}개, 바뀐 문서 {changed}개, 빠진 문서 {removed}개"
+REFRESH_CANCELLED = "{folder}: 읽기를 취소했습니다. 다시 읽기를 누르면 이어서 읽습니다."
+
+# questions and answers (shared sentences: engine.wording.EVIDENCE_TEXTS)
+QUESTION_PLACEHOLDER = "질문을 적고 Enter — 예: 신청 기간은 언제인가?"
+ASK = "묻기"
+ASKING = "답을 찾는 중…"
+ANSWER_PLACEHOLDER = "질문하면 답과 근거가 여기에 나옵니다."
+ANSWER_FAILED = "답을 만들지 못했습니다: {error}"
+MORE_SKIPPED = "… 외 {n}개 (읽기 오류 탭에 모두 있습니다)"
+CITATIONS_HEADER = "근거 (누르면 원문을 보여 드립니다)"
+MACHINE_READ = "기계가 읽은 글자"
+
+# evidence view
+EVIDENCE_EMPTY = "근거를 누르면 원문 쪽과 인용한 자리가 여기에 보입니다."
+ZOOM_IN = "크게"
+ZOOM_OUT = "작게"
+ZOOM_FIT = "폭 맞춤"
+
+# print / export
+NOTHING_TO_PRINT = "인쇄할 답이 없습니다. 먼저 질문하십시오."
+HTML_FILTER = "HTML 파일 (*.html)"
+HTML_SAVED = "근거 HTML을 저장했습니다: {path}"
+HTML_FAILED = "근거 HTML을 만들지 못했습니다: {error}"
+
+# settings
+SETTINGS_TITLE = "설정"
+CACHE_GROUP = "캐시 위치"
+CACHE_NOTE = "읽은 문서의 글과 찾아보기 목록을 두는 곳입니다. 원본 폴더에는 아무것도 쓰지 않습니다."
+BROWSE = "찾아보기…"
+LIMITS_GROUP = "읽기 한도"
+LIMIT_LABELS = {
+    "max_file_bytes": "파일 크기 한도 (MB)",
+    "max_pdf_pages": "PDF 쪽 수 한도",
+    "max_archive_members": "압축 안 항목 수 한도",
+    "max_xlsx_cells": "엑셀 칸 수 한도",
+}
+LIMITS_NOTE = "바꾼 한도는 다음에 읽는 파일부터 적용됩니다."
+POLL_LABEL = "네트워크 폴더 확인 주기 (초)"
+GATEWAY_GROUP = "LLM 게이트웨이 — 관리자가 사내 주소를 설정해야 켜집니다"
+GATEWAY_ADDRESS = "게이트웨이 주소"
+GATEWAY_NOTE = "지금은 꺼져 있습니다. 노다는 인터넷에 연결하지 않고, 답은 문서에서 발췌해 짓습니다."
