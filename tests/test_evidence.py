@@ -1,7 +1,6 @@
 """The evidence page (engine/evidence.py) over a real Tenant: page pictures, marked passages, unreadable list."""
 from __future__ import annotations
 
-import importlib.util
 import io
 import re
 import shutil
@@ -174,7 +173,6 @@ def test_hwpx_citation_from_corpus(tmp_path):
     assert "‘25년 2분기 해외직접투자는 141.5억 달러로 전년동기비 13.4% 감소" in page   # the title path
 
 
-@pytest.mark.skipif(importlib.util.find_spec("engine.answer") is None, reason="engine/answer.py not there yet")
 def test_cli_view_writes_one_file(tenant, tmp_path, monkeypatch):
     from noda_desktop.cli import main
 

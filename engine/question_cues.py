@@ -1,0 +1,220 @@
+"""What a question asks for: its content terms and the kind of answer it wants.
+
+Questions are worded differently from documents ("언제까지 신청해야 하나요?"
+→ "신청기간은 8월 28일까지"). ``analyze`` splits a question into *terms*
+(the noun-like part of each word, with its morphemes as parts, from the
+shared Kiwi of engine.analyzer) and *cues*: the kinds of answer its question
+words ask for. ``CUES`` maps each kind to the question words that ask for it
+and to the line patterns that hold such an answer (a date, an amount, an
+organisation, a definition …); ``line_cues`` tells which of them a line has
+and ``cue_weight`` what they are worth. A few common question words get the
+words documents use instead (``PARAPHRASES``: 질문 → 질의, 열리다 → 개최),
+and the noun after 어느/어떤 that only names the kind of answer ("어느
+부서") is not looked for.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from engine.analyzer import kiwi
+
+# Kiwi tags of the morphemes a term is made of (nouns, numbers, foreign words, roots).
+NOUN_TAGS = ("NNG", "NNP", "NNB", "NR", "SL", "SN", "SH", "XR")
+# Joiners kept inside a term: "K-water", "4~6월" ("·" and "," separate terms).
+JOIN_TAGS = ("SO",)
+# A symbol standing alone as a word is a term too ("& 기호").
+SYMBOL_TAGS = ("SW", "SO")
+# Question words and the generic nouns of questions: never terms.
+QUESTION_WORDS = frozenset(
+    "언제 며칠 얼마 얼마나 몇 누구 누가 어디 무엇 뭐 뭔가 무슨 어떤 어느 어떻게 왜 "
+    "경우 관련 내용 정도 때 뒤 앞 중 등 것 거 건 수 이 그 저 해당".split())
+# Words of questions and the words documents use for them (a term found as either counts).
+PARAPHRASES: dict[str, tuple[str, ...]] = {
+    "질문": ("질의", "문의"), "문의": ("질의",), "예산": ("사업비", "사업금액", "소요예산"),
+    "돈": ("금액", "수입"), "열리": ("개최", "행사"), "내": ("제출",), "늘": ("증가", "증감"),
+    "줄": ("감소",), "줄어들": ("감소",), "뽑": ("선정",), "받": ("접수",),
+}
+# After 어느/어떤/무슨 these name the kind of answer asked for ("어느 부서"), not a word to look for.
+ANSWER_KINDS = frozenset("기관 부서 곳 업체 회사 단체 팀 과 장소 지역 나라 사람 분".split())
+_WHICH = frozenset(("어느", "어떤", "무슨"))
+
+# A full date (2023. 10. 21. / 2020년 2월 11일 / 8월 28일); then a month, a clock time, a weekday
+# or a span ("7일 이내").
+_FULL_DATE = (r"\d{4}\s*[.\-/]\s*\d{1,2}\s*[.\-/]\s*\d{1,2}|\d{1,2}\s*월\s*\d{1,2}\s*일"
+              r"|[’'‘]\d{2}\s*\.\s*\d{1,2}\s*\.\s*\d{1,2}")
+_SOME_TIME = (r"\d{4}\s*년\s*\d{1,2}\s*월|\d{1,2}\s*:\s*\d{2}|[(（][월화수목금토일][)）]"
+              r"|\d+\s*(일|주|개월|시간|년)\s*(이내|이전|전|후|까지|부터)")
+# A number with its unit (원, 달러, %, 명 …), a written-out amount ("1,250", "12.5") or a number alone
+# in a table cell; then any other number of three or more characters.
+_UNIT_AMOUNT = (r"[0-9][0-9,.]*\s*[십백천만억조]*\s*(원|달러|불|%|퍼센트|명|건|대|개|곳|쪽|페이지|회|점|초|분"
+                r"|시간|배|편|인치|바이트|톤|㎡|km)|[0-9]\s*[만억조]|[￦₩$]\s*[0-9]"
+                r"|[0-9]{1,3}(,[0-9]{3})+|[0-9]+\.[0-9]+|(^|\|)\s*[(△-]?[0-9][0-9,.]*\)?\s*(\||$)")
+_BARE_NUMBER = r"[0-9][0-9,.]{2,}"
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One kind of answer: the question words asking for it and the line patterns holding it.
+
+    A line matching ``strong`` earns ``weight``; one matching only ``weak``
+    earns half of it (a full date against a month or a clock time, a number
+    with its unit against a bare number); one matching neither loses ``missing``.
+    """
+
+    name: str
+    asked_by: re.Pattern
+    strong: re.Pattern
+    weak: re.Pattern
+    weight: float
+    missing: float
+
+
+def _cue(name: str, asked_by: str, strong: str, weak: str, weight: float, missing: float = 0.0) -> Cue:
+    return Cue(name, re.compile(asked_by), re.compile(strong), re.compile(weak), weight, missing)
+
+
+NEVER = r"(?!)"   # a pattern that matches nothing
+CUES: tuple[Cue, ...] = (
+    _cue("when", r"언제|며칠|몇\s*시|몇\s*일|기한|날짜|일자|일시|시기|마감", _FULL_DATE, _SOME_TIME, 0.15, 0.1),
+    _cue("amount", r"얼마|몇|금액|액수|비율|규모|수치|퍼센트|총액", _UNIT_AMOUNT, _BARE_NUMBER, 0.12, 0.1),
+    _cue("who", r"누구|누가|어느\s*(기관|부서|곳|업체|회사|단체|팀|과)|소속|담당|주관|발주|문의",
+         r"귀하|담당자?\s*:|소속|사무관|주무관|과장|국장|장관|교수|대표|[가-힣]{2,}(부|처|청|과|팀|실|국|단)(\b|\s)"
+         r"|기관|센터|공사|공단|대학교|위원회|재단|협회|연구원",
+         r"담당|문의|주관|발주|수신|작성|저자|부서", 0.1, 0.05),
+    _cue("where", r"어디|어느\s*(곳|장소|지역|나라)|장소|위치",
+         r"장소|위치|주소|출처|[가-힣]+(시|군|구|동|읍|면|실|센터|청사|홀)(\b|\s)", r"에서|지역", 0.08, 0.05),
+    _cue("define", r"정의|뜻|의미|가리키|이란|란\s*\?|어떤\s*(곳|사람|것)|무엇을\s*위한",
+         r"라\s*함은|이란|[가-힣)”\"]란\s|말한다|말함|정의|의미한다|뜻한다|:\s*\S", r"말하는|위한|위해서|기능", 0.15),
+    _cue("what", r"무엇|뭐|뭔|무슨|어떤", NEVER, r":\s*\S|위한|위해서|기능", 0.08),
+    _cue("why", r"왜|이유|원인|까닭|어떻게\s*보", r"때문|영향|결과|풀이|원인|이유|인해", r"따른|위해", 0.1),
+    _cue("law", r"조항|법령|법률|근거|규정", r"제\s*\d+\s*조|【", r"법\s*제|법령|법률|시행령|시행규칙", 0.15),
+    _cue("yesno", r"(나요|까요|는지|가요|습니까|ㄹ까)\s*\?*\s*$",
+         r"것입니다|것임|것이다|해당하지|아니|않", r"해당|과세|가능|없|있", 0.08),
+)
+_CUE_BY_NAME = {cue.name: cue for cue in CUES}
+_WH = re.compile(r"언제|며칠|얼마|몇|누구|누가|어디|무엇|뭐|뭔|무슨|어떤|어느|어떻게|왜")
+_ORDINAL = re.compile(r"(첫|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*번\s*째")
+_QUOTED = re.compile(r"[‘'“\"「『]([^’'”\"」』]{2,40})[’'”\"」』]")
+
+
+@dataclass
+class Term:
+    """A question term: its text and, for a compound, its morphemes of two or more characters."""
+
+    text: str
+    parts: list[str] = field(default_factory=list)
+    number: bool = False
+    alternatives: tuple[str, ...] = ()     # the words documents use instead (PARAPHRASES)
+
+
+@dataclass
+class Question:
+    text: str
+    terms: list[Term]
+    cues: list[str]
+    unit: str | None = None      # the counter after 몇 ("쪽" in "몇 쪽"), when there is one
+
+
+def analyze(question: str) -> Question:
+    """The terms and answer cues of ``question``."""
+    cues = [cue.name for cue in CUES if cue.asked_by.search(question)]
+    if "yesno" in cues and _WH.search(question):
+        cues.remove("yesno")
+    tokens = kiwi().tokenize(question)
+    unit = next((b.form for a, b in zip(tokens, tokens[1:]) if a.form == "몇"
+                 and b.tag.startswith(("NN", "SW", "SL"))), None)
+    terms = question_terms(question, tokens)
+    known = {t.text for t in terms}
+    for tok in tokens:     # a question verb with a document noun for it ("열리나요" → 개최)
+        if tok.tag.startswith(("VV", "VA")) and tok.form in PARAPHRASES and tok.form not in known:
+            known.add(tok.form)
+            terms.append(Term(PARAPHRASES[tok.form][0], alternatives=PARAPHRASES[tok.form][1:]))
+    terms += [Term(m.group().replace(" ", "")) for m in _ORDINAL.finditer(question)]
+    for quoted in _QUOTED.findall(question):
+        if quoted.lower() not in known:
+            terms.append(Term(quoted.lower(), [t.text for t in question_terms(quoted)]))
+    return Question(question, terms, cues, unit)
+
+
+def question_terms(text: str, tokens=None) -> list[Term]:
+    """The noun-like run of every word of ``text`` (particles and endings dropped), once each."""
+    tokens = tokens if tokens is not None else kiwi().tokenize(text)
+    runs: list[list] = []
+    current: list = []
+    last_end = -1
+    previous = None
+    for tok in tokens:
+        kind = previous in _WHICH and tok.form in ANSWER_KINDS
+        previous = tok.form
+        noun = not kind and (tok.tag.startswith(NOUN_TAGS) or (tok.tag in SYMBOL_TAGS and _alone(text, tok)))
+        joiner = tok.tag in JOIN_TAGS and current and tok.start == last_end
+        if (noun or joiner) and (not current or tok.start == last_end):
+            current.append(tok)
+        else:
+            if current:
+                runs.append(current)
+            current = [tok] if noun else []
+        last_end = tok.start + tok.len
+    if current:
+        runs.append(current)
+    out: list[Term] = []
+    seen = set()
+    for run in runs:
+        while run and run[-1].tag in JOIN_TAGS:
+            run = run[:-1]
+        if not run:
+            continue
+        term = text[run[0].start: run[-1].start + run[-1].len].lower()
+        number = any(t.tag == "SN" for t in run)
+        symbol = run[0].tag in SYMBOL_TAGS
+        if term in seen or term in QUESTION_WORDS or (len(term) < 2 and not (number or symbol)):
+            continue
+        seen.add(term)
+        parts = [t.form.lower() for t in run
+                 if t.tag not in JOIN_TAGS and (len(t.form) >= 2 or t.tag == "SN")
+                 and t.form not in QUESTION_WORDS]
+        out.append(Term(term, parts if parts != [term] else [], number, PARAPHRASES.get(term, ())))
+    return out
+
+
+def _alone(text: str, tok) -> bool:
+    """Whether a token is a whole word of ``text`` (spaces or the text's ends around it)."""
+    end = tok.start + tok.len
+    return (tok.start == 0 or text[tok.start - 1].isspace()) and (end == len(text) or text[end].isspace())
+
+
+UNIT_WEIGHT = 0.05
+MAX_CUE_WEIGHT = 0.2
+
+
+def cue_weight(question: Question, line: str, header: str = "") -> float:
+    """What the answer cues of ``line`` (a table row under ``header``) are worth for ``question``:
+    up to 0.2, or below zero when the line lacks what it asks for (a date, an amount, a place …)."""
+    found = line_cues(question, line, header)
+    if not found:
+        return -max((_CUE_BY_NAME[name].missing for name in question.cues), default=0.0)
+    return min(sum(found.values()), MAX_CUE_WEIGHT)
+
+
+def line_cues(question: Question, line: str, header: str = "") -> dict[str, float]:
+    """The cues of ``question`` that ``line`` holds beyond the question's own words, with what each is
+    worth ("unit": a number with the counter asked for, or under a table header naming it).
+    Letter-spaced words ("귀 하") count too."""
+    rest = line.lower()
+    for term in question.terms:
+        for word in (term.text, *term.parts):
+            rest = rest.replace(word, " ")
+    variants = (rest, re.sub(r"\s+", "", rest))
+    found = {}
+    for name in question.cues:
+        cue = _CUE_BY_NAME[name]
+        if any(cue.strong.search(text) for text in variants):
+            found[name] = cue.weight
+        elif any(cue.weak.search(text) for text in variants):
+            found[name] = cue.weight / 2
+    unit = re.escape(question.unit or "")
+    if unit and "amount" in question.cues and (
+            re.search(rf"[0-9]\s*{unit}", line) or (re.search(unit, header) and re.search(r"[0-9]", line))):
+        found["unit"] = UNIT_WEIGHT
+    return found

@@ -1,0 +1,156 @@
+"""Extractive answers (engine/answer.py) over a real generated tenant: the right line, its citation and anchors."""
+from __future__ import annotations
+
+import io
+import json
+
+import docx
+import pymupdf
+import pytest
+from openpyxl import Workbook
+
+from engine import wording
+from engine.answer import answer, split_lines
+from engine.question_cues import analyze, line_cues
+from engine.tenant import Tenant
+from noda_desktop import cli
+
+
+def _docx_bytes() -> bytes:
+    document = docx.Document()
+    document.add_heading("2026년 청년 농업인 정착 지원사업 공고", level=1)
+    document.add_paragraph("청년 농업인의 영농 정착을 돕기 위해 다음과 같이 지원사업을 공고합니다.")
+    document.add_paragraph("신청기간은 8월 28일까지이며 기한 안에 읍면사무소에 신청서를 내야 합니다.")
+    document.add_paragraph("지원 대상은 만 39세 이하의 청년 농업인입니다.")
+    table = document.add_table(rows=3, cols=2)
+    for row, (item, amount) in zip(table.rows, [("항목", "금액"), ("정착지원금", "월 110만 원"),
+                                                 ("교육비", "연 50만 원")]):
+        row.cells[0].text, row.cells[1].text = item, amount
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def _xlsx_bytes() -> bytes:
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "현황"
+    sheet.append(["기관명", "소계", "2023년", "2024년"])
+    sheet.append(["강남구", 5221, 430, 546])
+    sheet.append(["강동구", 1879, 59, 144])
+    sheet.append(["강북구", 1265, 74, 145])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def _pdf_bytes() -> bytes:
+    pdf = pymupdf.open()
+    page = pdf.new_page(width=595, height=842)
+    page.insert_text((72, 100), "청년 농업인 지원사업 안내", fontname="korea", fontsize=16)
+    page.insert_text((72, 200), "사업 문의는 농림축산식품부 청년농업과에서 받습니다.", fontname="korea", fontsize=11)
+    page.insert_text((72, 500), "선정 결과는 10월 중에 개별로 알려 드립니다.", fontname="korea", fontsize=11)
+    return pdf.tobytes()
+
+
+@pytest.fixture(scope="module")
+def tenant(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tenant") / "갑"
+    folder.mkdir()
+    (folder / "공고.docx").write_bytes(_docx_bytes())
+    (folder / "현황.xlsx").write_bytes(_xlsx_bytes())
+    (folder / "안내.pdf").write_bytes(_pdf_bytes())
+    (folder / "빈파일.hwpx").write_bytes(b"")
+    t = Tenant(folder, cache_root=tmp_path_factory.mktemp("cache"), workers=1)
+    t.refresh()
+    yield t
+    t.close()
+
+
+def _chunk_text(tenant, citation) -> str:
+    return next(c.text for c in tenant.chunks(citation["filename"]) if c.id == citation["chunk_id"])
+
+
+def test_a_when_question_finds_the_deadline_line_and_cites_it(tenant):
+    result = answer(tenant, "언제까지 신청해야 하나요?")
+    assert result["answered"] is True and result["reason"] is None
+    assert result["made_by"] == wording.answer_text("made_by") == "발췌 (LLM 없음)"
+    first = result["lines"][0]
+    assert "8월 28일까지" in first["text"] and first["citations"] == [1]
+    citation = result["citations"][0]
+    assert citation["n"] == 1 and citation["filename"] == "공고.docx"
+    assert citation["quote"] == first["text"] and citation["quote"] in _chunk_text(tenant, citation)
+    assert citation["doc_id"].startswith("sha256:") and citation["path"][0]
+    assert citation["anchors"] and "revisions" in citation and "python-docx" in citation["extractors"]
+    assert 1 <= len(result["lines"]) <= 2 and result["text"].startswith(first["text"])
+
+
+def test_an_amount_question_picks_the_table_row_and_narrows_the_cell_range(tenant):
+    result = answer(tenant, "강남구 소계는 몇 대인가요?")
+    assert result["answered"] is True
+    citation = result["citations"][0]
+    assert citation["filename"] == "현황.xlsx" and "5221" in citation["quote"]
+    assert citation["quote"] in _chunk_text(tenant, citation)
+    assert [a["cell_range"] for a in citation["anchors"]] == ["현황!A2:D2"]
+
+
+def test_a_pdf_line_is_anchored_to_its_own_box_on_its_page(tenant):
+    result = answer(tenant, "사업 문의는 어느 부서에서 받나요?")
+    assert result["answered"] is True
+    citation = result["citations"][0]
+    assert citation["filename"] == "안내.pdf" and "청년농업과" in citation["quote"]
+    [anchor] = citation["anchors"]
+    assert anchor["page"] == 1
+    x0, y0, x1, y1 = anchor["bbox"]
+    assert 60 < x0 < x1 < 595 and 150 < y0 < y1 < 260      # the inquiry line, not the title or the later line
+
+
+def test_a_question_the_documents_do_not_answer_is_refused_with_a_reason(tenant):
+    result = answer(tenant, "직원 육아휴직 중 급여는 통상임금의 몇 퍼센트가 지급되나요?")
+    assert result["answered"] is False and result["reason"] in ("NO_EVIDENCE", "NO_MATCH")
+    assert result["reason_text"] == wording.evidence_text(result["reason"])
+    assert result["text"] == "" and result["lines"] == [] and result["citations"] == []
+
+
+def test_no_hits_at_all_is_no_match_and_lists_what_could_not_be_read(tenant):
+    result = answer(tenant, "양자역학")
+    assert result["answered"] is False and result["reason"] == "NO_MATCH"
+    assert [s["filename"] for s in result["skipped"]] == ["빈파일.hwpx"]
+
+
+def test_question_words_map_to_answer_cues():
+    assert analyze("언제까지 신청해야 하나요?").cues == ["when"]
+    assert analyze("예산은 얼마인가요?").cues == ["amount"]
+    assert "who" in analyze("누구에게 내나요?").cues
+    assert "where" in analyze("어디에 제출하나요?").cues
+    assert "what" in analyze("대행사는 무엇을 뜻하나요?").cues
+    assert analyze("과태료를 내야 하나요?").cues == ["yesno"]
+    question = analyze("제안서는 최대 몇 쪽까지 쓸 수 있나요?")
+    assert question.unit == "쪽"
+    assert "unit" in line_cues(question, "기준쪽수 : A4 기준 80쪽 이내")
+    when = analyze("언제 열리나요?")
+    assert line_cues(when, "행사일시: 2023. 10. 21.(토) 15:00") == {"when": 0.15}    # a full date
+    assert line_cues(when, "행사기간: 2023년 10월 중") == {"when": 0.075}           # only a sign of time
+    assert line_cues(when, "행사 장소는 강북구청 앞마당입니다.") == {}
+
+
+def test_question_terms_drop_particles_and_question_words():
+    terms = {t.text: t.parts for t in analyze("K-water 디지털플랫폼 사업 예산이 총 얼마예요?").terms}
+    assert set(terms) == {"k-water", "디지털플랫폼", "사업", "예산"}
+    assert terms["디지털플랫폼"] == ["디지털", "플랫폼"]
+
+
+def test_lines_are_sentences_and_list_items_but_dates_stay_whole():
+    text = "보도시점 | 2024. 6. 21.(금) 11:00\n순투자액은 늘었다. 회수금액은 줄었다. ※ 잠정치임 ○ 다음 발표는 9월"
+    assert split_lines(text) == ["보도시점 | 2024. 6. 21.(금) 11:00", "순투자액은 늘었다.", "회수금액은 줄었다.",
+                                 "※ 잠정치임", "○ 다음 발표는 9월"]
+
+
+def test_cli_answer_prints_json_and_korean_text(tenant, capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("NODA_CACHE_DIR", str(tmp_path / "cache"))
+    assert cli.main(["answer", str(tenant.folder), "언제까지 신청해야 하나요?", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["answered"] is True and "8월 28일까지" in result["text"]
+    assert cli.main(["answer", str(tenant.folder), "언제까지 신청해야 하나요?"]) == 0
+    out = capsys.readouterr().out
+    assert "8월 28일까지" in out and "[1]" in out and "[1] 공고.docx" in out and "발췌 (LLM 없음)" in out
