@@ -52,12 +52,26 @@ def _norm(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower()
 
 
-@lru_cache(maxsize=256)  # titles repeat on every chunk of a document; queries hit two fields
+@lru_cache(maxsize=256)  # queries analyse the same text for two fields
 def korean_terms(text: str) -> tuple[tuple[str, int, int], ...]:
     """(term, start, end) for the morphemes and words of ``text``, in text order."""
     analyzer = kiwi()
     with _use_lock:
         tokens = analyzer.tokenize(text)
+    return _terms(text, tokens)
+
+
+def korean_terms_many(texts: list[str]) -> list[tuple[tuple[str, int, int], ...]]:
+    """``korean_terms`` of each text, analysed in one batch on Kiwi's worker threads."""
+    if not texts:
+        return []
+    analyzer = kiwi()
+    with _use_lock:
+        token_lists = list(analyzer.tokenize(texts))
+    return [_terms(text, tokens) for text, tokens in zip(texts, token_lists)]
+
+
+def _terms(text: str, tokens) -> tuple[tuple[str, int, int], ...]:
     out: list[tuple[str, int, int]] = []
     for tok in tokens:
         if not tok.tag.startswith(CONTENT_TAGS):

@@ -23,7 +23,7 @@ from whoosh.fields import ID, STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
 from whoosh.query import Or, Term
 
-from engine.analyzer import BigramTokenizer, KoreanTokenizer
+from engine.analyzer import BigramTokenizer, KoreanTokenizer, bigram_terms, korean_terms_many
 from engine.chunking import Chunk
 from engine.model import Document
 
@@ -89,13 +89,19 @@ class ChunkIndex:
         """Put each (key, doc, chunks) in place of whatever was under that key; one commit."""
         if not items:
             return
+        # Each distinct text (titles repeat on every chunk) is analysed once, in one Kiwi
+        # batch, and Whoosh gets the terms: it indexes a list of strings as given.
+        texts = list(dict.fromkeys(t for _key, _doc, chunks in items for chunk in chunks
+                                   for t in (chunk.text, _title(chunk))))
+        terms = {text: [term for term, _s, _e in found]
+                 for text, found in zip(texts, korean_terms_many(texts))}
         with self._lock:
             writer = self._ix.writer()
             try:
                 for key, doc, chunks in items:
                     writer.delete_by_term("key", key)
                     for chunk in chunks:
-                        writer.add_document(**_fields(key, doc, chunk))
+                        writer.add_document(**_fields(key, doc, chunk, terms))
             except BaseException:
                 writer.cancel()
                 raise
@@ -163,13 +169,20 @@ class ChunkIndex:
             self._ix.close()
 
 
-def _fields(key: str, doc: Document, chunk: Chunk) -> dict:
+def _title(chunk: Chunk) -> str:
+    return " ".join(chunk.path + chunk.outline)
+
+
+def _fields(key: str, doc: Document, chunk: Chunk, terms: dict[str, list[str]]) -> dict:
+    """Whoosh fields of a chunk; ``terms`` maps its text and title to their Kiwi terms."""
     meta = {"path": chunk.path, "outline": chunk.outline, "anchors": chunk.anchors,
             "extractors": chunk.extractors}
     return {
         "key": key, "doc_id": chunk.doc_id or doc.doc_id or "", "chunk_id": chunk.id,
-        "filename": key, "kind": chunk.kind, "text": chunk.text, "grams": chunk.text,
-        "title": " ".join(chunk.path + chunk.outline),
+        "filename": key, "kind": chunk.kind,
+        "text": terms[chunk.text], "_stored_text": chunk.text,
+        "grams": [gram for gram, _s, _e in bigram_terms(chunk.text)],
+        "title": terms[_title(chunk)],
         "meta": json.dumps(meta, ensure_ascii=False),
     }
 

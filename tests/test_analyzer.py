@@ -75,3 +75,9 @@ def test_odd_input_does_not_raise():
         korean_terms(text)
         bigram_terms(text)
     assert "full" in terms("ｆｕｌｌ　ｗｉｄｔｈ")
+
+
+def test_a_batch_gives_the_terms_of_each_text():
+    texts = ["학교에 갔다", "", "총사업비 1,000,000원", "학교에 갔다", "HWPX 파일을 읽는다."]
+    assert analyzer.korean_terms_many(texts) == [korean_terms(t) for t in texts]
+    assert analyzer.korean_terms_many([]) == []
