@@ -14,6 +14,7 @@ from engine.gateway import wire
 from engine.gateway.config import GatewayConfig
 from engine.gateway.events import Event, GatewayError, Stop, Text, Usage, stop_reason
 from engine.gateway.sse import ServerEvent
+from engine.gateway.openai_chat import headers  # noqa: F401  (the same Bearer auth)
 
 RETRY_EMPTY = False
 DEFAULT_MAX_TOKENS = 4096
@@ -22,13 +23,6 @@ DEFAULT_MAX_TOKENS = 4096
 def path(base_path: str) -> str:
     """The endpoint path for a base path (a pasted full endpoint is not doubled either)."""
     return (base_path.removesuffix("/responses") or "/v1") + "/responses"
-
-
-def headers(key: str, config: GatewayConfig) -> dict[str, str]:
-    out = {"Content-Type": "application/json"}
-    if key:
-        out["Authorization"] = f"Bearer {key}"
-    return out
 
 
 def body(config: GatewayConfig, system: str, messages: list[dict], stream: bool) -> dict:
