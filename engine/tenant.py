@@ -138,7 +138,15 @@ class Tenant:
         }
 
     def search(self, query: str, limit: int = 10, principal: Optional[str] = None) -> dict:
-        """The seed's /search answer: hits in engine order from ``principal``'s own index."""
+        """The seed's /search answer: hits in engine order from ``principal``'s own index.
+
+        Seam for a second retriever (seed 004's semantic half): vectors per group
+        next to ``index/<group>/``, built in ``_sync_indexes``; its hits are
+        interleaved with the lexical ones here by rank (scores never mixed), with
+        ``found_by="semantic"`` and score 0.0 for a chunk only it found. None yet:
+        multilingual USE v3 gained nothing on KorQuAD and embedding took 4x the
+        CPU of indexing.
+        """
         acl = self._ready()
         limit = max(1, min(int(limit), MAX_LIMIT))
         group = acl.group_of(principal)
