@@ -15,7 +15,7 @@ from engine import wording
 from engine.detect import claims_known_format, detect, extension_mismatch
 from engine.formats.base import DocumentBuilder, ReadFailure
 from engine.limits import DEFAULT_LIMITS, Limits
-from engine.model import Access, Document, Source, Warning
+from engine.model import Document, Source, Warning
 
 # format -> (reader module, extractor name)
 READERS = {

@@ -1,25 +1,17 @@
 """LLM context (engine/context.py) within its budget, and the /verify rules (engine/verify.py) on a real tenant."""
 from __future__ import annotations
 
-import io
 import json
 
-import docx
 import pytest
 
 from engine.context import MAX_BUDGET, context
 from engine.tenant import Tenant
 from engine.verify import numbers_in, split_sentences, verify
 from noda_desktop import cli
+from tests.documents import docx_bytes as _docx_bytes
 
 
-def _docx_bytes(*paragraphs: str) -> bytes:
-    document = docx.Document()
-    for text in paragraphs:
-        document.add_paragraph(text)
-    out = io.BytesIO()
-    document.save(out)
-    return out.getvalue()
 
 
 @pytest.fixture(scope="module")

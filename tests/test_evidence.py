@@ -1,11 +1,9 @@
 """The evidence page (engine/evidence.py) over a real Tenant: page pictures, marked passages, unreadable list."""
 from __future__ import annotations
 
-import io
 import re
 import shutil
 
-import docx
 import pymupdf
 import pytest
 
@@ -13,6 +11,7 @@ from engine import wording
 from engine.evidence import evidence_html, mark_quote
 from engine.tenant import Tenant
 from tests.corpus import CORPUS, requires_corpus
+from tests.documents import docx_bytes as _docx_bytes
 
 PRESS = "moef_2025년2분기_해외직접투자_보도자료(최종).hwpx"
 NOT_INSIDE = "답과 근거에는 그 문서가 들어 있지 않습니다"
@@ -30,13 +29,6 @@ def _pdf_bytes() -> bytes:
     return pdf.tobytes()
 
 
-def _docx_bytes(*paragraphs: str) -> bytes:
-    document = docx.Document()
-    for text in paragraphs:
-        document.add_paragraph(text)
-    out = io.BytesIO()
-    document.save(out)
-    return out.getvalue()
 
 
 @pytest.fixture(scope="module")

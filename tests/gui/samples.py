@@ -1,10 +1,9 @@
 """Small Korean documents made on the fly for the window tests (no corpus files copied)."""
 from __future__ import annotations
 
-import io
 
-import docx
 import pymupdf
+from tests.documents import docx_bytes  # noqa: F401  (GUI tests import it from here)
 
 NOTICE_HTML = """<h2>2026년 청년 창업 지원사업 공고</h2>
 <p>노다시는 청년 창업 기업을 다음과 같이 모집합니다.</p>
@@ -36,10 +35,3 @@ def pdf_bytes(html: str = NOTICE_HTML, pages: int = 1, password: str | None = No
     return data
 
 
-def docx_bytes(*paragraphs: str) -> bytes:
-    d = docx.Document()
-    for text in paragraphs:
-        d.add_paragraph(text)
-    out = io.BytesIO()
-    d.save(out)
-    return out.getvalue()
