@@ -319,6 +319,17 @@ def _prepare_output(json_mode: bool) -> None:
                 stream.reconfigure(errors="replace")
 
 
+def _folder_command(sub, name: str, help_text: str, func, *, json_output: bool = True):
+    """A subcommand over a document folder: FOLDER, --principal and (usually) --json."""
+    p = sub.add_parser(name, help=help_text)
+    p.add_argument("folder", help="문서 폴더")
+    p.add_argument("--principal", help="이 사람이 볼 수 있는 문서에서만 (ACL.json)")
+    if json_output:
+        p.add_argument("--json", action="store_true", help="JSON으로 출력")
+    p.set_defaults(func=func)
+    return p
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="noda", description="노다: 한국어 업무 문서를 읽고 근거를 찾습니다 (오프라인).")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -334,53 +345,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="{document, chunks} JSON으로 출력 (zip은 한 줄에 문서 하나)")
     p.set_defaults(func=cmd_chunk)
 
-    p = sub.add_parser("documents", help="폴더를 읽어 두고 무엇을 읽었고 무엇을 못 읽었는지 보여 줍니다")
-    p.add_argument("folder", help="문서 폴더")
-    p.add_argument("--principal", help="이 사람이 볼 수 있는 문서만 (ACL.json)")
-    p.add_argument("--json", action="store_true", help="JSON으로 출력")
-    p.set_defaults(func=cmd_documents)
+    p = _folder_command(sub, "documents", "폴더를 읽어 두고 무엇을 읽었고 무엇을 못 읽었는지 보여 줍니다", cmd_documents)
 
-    p = sub.add_parser("search", help="폴더의 문서에서 찾고 근거(파일·쪽·좌표)를 보여 줍니다")
-    p.add_argument("folder", help="문서 폴더")
+    p = _folder_command(sub, "search", "폴더의 문서에서 찾고 근거(파일·쪽·좌표)를 보여 줍니다", cmd_search)
     p.add_argument("query", help="찾을 말")
     p.add_argument("--limit", type=int, default=10, help="결과 수 (최대 20)")
-    p.add_argument("--principal", help="이 사람이 볼 수 있는 문서에서만 (ACL.json)")
-    p.add_argument("--json", action="store_true", help="JSON으로 출력")
-    p.set_defaults(func=cmd_search)
 
-    p = sub.add_parser("view", help="묻고, 답과 근거(원문 쪽 위에 칠한 자리)를 HTML 파일 하나로 저장합니다")
-    p.add_argument("folder", help="문서 폴더")
+    p = _folder_command(sub, "view", "묻고, 답과 근거(원문 쪽 위에 칠한 자리)를 HTML 파일 하나로 저장합니다", cmd_view,
+                        json_output=False)
     p.add_argument("question", help="질문")
     p.add_argument("-o", "--output", default="evidence.html", help="저장할 HTML 파일 (기본 evidence.html)")
     p.add_argument("--limit", type=int, default=5, help="근거로 볼 조각 수 (최대 20)")
-    p.add_argument("--principal", help="이 사람이 볼 수 있는 문서에서만 (ACL.json)")
-    p.set_defaults(func=cmd_view)
 
-    p = sub.add_parser("answer", help="묻고, 문서에서 발췌한 답 한두 줄과 근거(파일·쪽·경로)를 보여 줍니다")
-    p.add_argument("folder", help="문서 폴더")
+    p = _folder_command(sub, "answer", "묻고, 문서에서 발췌한 답 한두 줄과 근거(파일·쪽·경로)를 보여 줍니다", cmd_answer)
     p.add_argument("question", help="질문")
     p.add_argument("--limit", type=int, default=5, help="답을 고를 조각 수 (최대 20)")
-    p.add_argument("--principal", help="이 사람이 볼 수 있는 문서에서만 (ACL.json)")
-    p.add_argument("--json", action="store_true", help="JSON으로 출력")
-    p.set_defaults(func=cmd_answer)
 
-    p = sub.add_parser("context", help="LLM에게 넘길 근거 묶음을 글자 예산 안에서 만듭니다 ([n] 파일 · 쪽 · 경로)")
-    p.add_argument("folder", help="문서 폴더")
+    p = _folder_command(sub, "context", "LLM에게 넘길 근거 묶음을 글자 예산 안에서 만듭니다 ([n] 파일 · 쪽 · 경로)",
+                        cmd_context)
     p.add_argument("query", help="질의")
     p.add_argument("--budget", type=int, default=4000, help="글자 예산 (기본 4000, 최대 40000)")
     p.add_argument("--limit", type=int, default=10, help="찾을 조각 수 (최대 20)")
-    p.add_argument("--principal", help="이 사람이 볼 수 있는 문서에서만 (ACL.json)")
-    p.add_argument("--json", action="store_true", help="JSON으로 출력")
-    p.set_defaults(func=cmd_context)
 
-    p = sub.add_parser("verify", help="답을 근거에 대어 봅니다: 근거에 없는 숫자·인용·번호 (근거와 맞으면 종료 코드 0, 아니면 1)")
-    p.add_argument("folder", help="문서 폴더")
+    p = _folder_command(sub, "verify", "답을 근거에 대어 봅니다: 근거에 없는 숫자·인용·번호 "
+                        "(근거와 맞으면 종료 코드 0, 아니면 1)", cmd_verify)
     p.add_argument("--answer-file", required=True, help="답 글 파일 (UTF-8)")
     p.add_argument("--sources-file", required=True, help="근거 목록 JSON (context의 sources 또는 그 출력 전체)")
     p.add_argument("--citations-file", help="인용 목록 JSON ([{n 또는 doc_id+chunk_id, quote}])")
-    p.add_argument("--principal", help="이 사람이 볼 수 있는 문서에서만 (ACL.json)")
-    p.add_argument("--json", action="store_true", help="JSON으로 출력")
-    p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("cache", help="캐시를 다룹니다 (purge: 읽어 둔 문서 글과 색인을 모두 지웁니다)")
     p.add_argument("action", choices=["purge"])
