@@ -26,6 +26,7 @@ COMPONENTS = [
     ("cryptography (OpenSSL)", "cryptography", "Apache-2.0 OR BSD-3-Clause"),
     ("Pebble", "pebble", "LGPL-3.0"),
     ("platformdirs", "platformdirs", "MIT"),
+    ("keyring (운영체제 암호 보관함 연결)", "keyring", "MIT"),
     ("NumPy (OpenBLAS)", "numpy", "BSD-3-Clause"),
 ]
 

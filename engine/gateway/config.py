@@ -2,8 +2,11 @@
 
 ``gateway.json`` holds the settings an administrator chose; an empty
 ``base_url`` means the gateway is off (the default). The API key lives apart,
-in ``gateway.key``, readable and writable by the user only (0600), so the
-settings file can be shown, copied or logged without it.
+so the settings file can be shown, copied or logged without it: in the
+operating system's keyring (Windows Credential Manager, macOS Keychain, the
+desktop's Secret Service) when one is available, otherwise in ``gateway.key``,
+readable and writable by the user only (0600). ``NODA_KEYRING=off`` keeps it
+in the file.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from engine.gateway.policy import DEFAULT_ALLOWED
 APP_NAME = "noda-desktop"
 SETTINGS_FILE = "gateway.json"
 KEY_FILE = "gateway.key"
+KEYRING_SERVICE = "noda-desktop"
 FORMATS = ("openai-chat", "openai-responses", "anthropic")
 
 
@@ -50,9 +54,13 @@ def default_config_dir() -> Path:
                 or platformdirs.user_config_dir(APP_NAME, appauthor=False))
 
 
+def _folder(config_dir) -> Path:
+    return Path(config_dir) if config_dir else default_config_dir()
+
+
 def load_config(config_dir: Optional[Path] = None) -> GatewayConfig:
     """The saved settings; the defaults (gateway off) when there are none or they cannot be read."""
-    path = (config_dir or default_config_dir()) / SETTINGS_FILE
+    path = _folder(config_dir) / SETTINGS_FILE
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -83,7 +91,7 @@ def _fits(value, default) -> bool:
 
 def save_config(config: GatewayConfig, config_dir: Optional[Path] = None) -> None:
     """Write the settings atomically."""
-    folder = config_dir or default_config_dir()
+    folder = _folder(config_dir)
     folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / (SETTINGS_FILE + ".tmp")
     tmp.write_text(json.dumps(asdict(config), ensure_ascii=False, indent=1), encoding="utf-8")
@@ -91,24 +99,76 @@ def save_config(config: GatewayConfig, config_dir: Optional[Path] = None) -> Non
 
 
 def load_key(config_dir: Optional[Path] = None) -> str:
-    """The stored API key, or "" when there is none."""
+    """The stored API key (keyring first, then the file), or "" when there is none."""
+    folder = _folder(config_dir)
+    backend = _keyring()
+    if backend is not None:
+        try:
+            key = backend.get_password(KEYRING_SERVICE, _keyring_user(folder))
+        except Exception:   # a locked or broken keyring: the file may still hold the key
+            key = None
+        if key:
+            return key.strip()
     try:
-        return ((config_dir or default_config_dir()) / KEY_FILE).read_text(encoding="utf-8").strip()
+        return (folder / KEY_FILE).read_text(encoding="utf-8").strip()
     except OSError:
         return ""
 
 
-def save_key(key: str, config_dir: Optional[Path] = None) -> None:
-    """Store the API key in a file only the user can read; an empty key removes it."""
-    folder = config_dir or default_config_dir()
+def save_key(key: str, config_dir: Optional[Path] = None) -> str:
+    """Store the API key — in the keyring when there is one, else in a user-only file; "" removes it.
+
+    Returns where it went: "keyring", "file" or "" (removed).
+    """
+    folder = _folder(config_dir)
+    key = key.strip()
+    backend = _keyring()
+    if backend is not None:
+        try:
+            if key:
+                backend.set_password(KEYRING_SERVICE, _keyring_user(folder), key)
+            else:
+                _forget(backend, folder)
+        except Exception:
+            backend = None
     path = folder / KEY_FILE
-    if not key:
+    if not key or backend is not None:      # never two copies of the key
         path.unlink(missing_ok=True)
-        return
+        return "keyring" if key else ""
     folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / (KEY_FILE + ".tmp")
     tmp.unlink(missing_ok=True)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(key.strip())
+        fh.write(key)
     os.replace(tmp, path)
+    return "file"
+
+
+def key_store() -> str:
+    """Where a saved key goes on this machine: "keyring" or "file"."""
+    return "keyring" if _keyring() is not None else "file"
+
+
+def _keyring():
+    """The OS keyring backend, or None when there is no usable one (or NODA_KEYRING=off)."""
+    if os.environ.get("NODA_KEYRING", "").lower() in ("off", "0", "no"):
+        return None
+    try:
+        import keyring
+        backend = keyring.get_keyring()
+    except Exception:
+        return None
+    return backend if getattr(backend, "priority", 0) > 0 else None
+
+
+def _keyring_user(folder: Path) -> str:
+    """One keyring entry per config folder, so separate settings keep separate keys."""
+    return f"gateway:{Path(folder).resolve()}"
+
+
+def _forget(backend, folder: Path) -> None:
+    try:
+        backend.delete_password(KEYRING_SERVICE, _keyring_user(folder))
+    except Exception:   # nothing stored there
+        pass
