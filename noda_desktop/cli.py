@@ -171,29 +171,44 @@ def cmd_view(args) -> int:
 
 
 def cmd_answer(args) -> int:
-    """noda answer DIR QUESTION [--limit N] [--principal P] [--json]: quoted lines with citations."""
+    """noda answer DIR QUESTION [--limit N] [--principal P] [--llm] [--json]: quoted lines with citations.
+
+    ``--llm`` answers through the LLM gateway the administrator configured
+    (engine.gateway.grounded); when it is off or fails, the answer says so
+    and the exit status is 1 — there is no fallback to extraction.
+    """
     from engine.answer import answer
     from engine.context import source_header
+    from engine.gateway.grounded import answer_with_saved
 
     tenant = _open_tenant(args.folder)
     if tenant is None:
         return 2
     try:
-        result = answer(tenant, args.question, limit=args.limit, principal=args.principal)
+        if args.llm:
+            result = answer_with_saved(tenant, args.question, limit=args.limit or 10, principal=args.principal)
+        else:
+            result = answer(tenant, args.question, limit=args.limit or 5, principal=args.principal)
     finally:
         tenant.close()
+    failed = 1 if args.llm and not result["answered"] and result["reason"] != "NO_MATCH" else 0
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
-        return 0
+        return failed
     if not result["answered"]:
         print(wording.answer_text("not_answered", why=result["reason_text"]))
-    for line in result["lines"]:
+    for line in result.get("lines") or []:
         print(line["text"] + "".join(f" [{n}]" for n in line["citations"]))
+    if args.llm and result["answered"]:
+        print(result["text"])
+        for flag in result["flags"]:
+            print("  ! " + flag["text"])
     for citation in result["citations"]:
         print("  " + source_header(citation["n"], citation))
-    print(wording.evidence_text("made_by", made_by=result["made_by"]))
+    if result["made_by"]:
+        print(wording.evidence_text("made_by", made_by=result["made_by"]))
     _print_skipped(result["skipped"])
-    return 0
+    return failed
 
 
 def cmd_context(args) -> int:
@@ -359,7 +374,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _folder_command(sub, "answer", "묻고, 문서에서 발췌한 답 한두 줄과 근거(파일·쪽·경로)를 보여 줍니다", cmd_answer)
     p.add_argument("question", help="질문")
-    p.add_argument("--limit", type=int, default=5, help="답을 고를 조각 수 (최대 20)")
+    p.add_argument("--limit", type=int, help="답을 고를 조각 수 (발췌 5, LLM 10, 최대 20)")
+    p.add_argument("--llm", action="store_true",
+                   help="관리자가 설정한 사내 LLM 게이트웨이로 답합니다 (꺼져 있으면 그렇다고 알리고 1로 끝납니다)")
 
     p = _folder_command(sub, "context", "LLM에게 넘길 근거 묶음을 글자 예산 안에서 만듭니다 ([n] 파일 · 쪽 · 경로)",
                         cmd_context)

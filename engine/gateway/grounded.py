@@ -7,15 +7,23 @@ exist and quotes the cited chunk does not contain; those come back as
 ``flags`` beside the answer, never silently dropped. When the gateway is off
 or fails the answer says so (``answered: false`` and the gateway's reason) —
 there is no quiet fallback to extraction under the LLM's name.
+
+Each citation carries a ``quote`` exactly as in the source: the phrase the
+model quoted from it when verify found it there, otherwise the cited chunk's
+whole text — so the window and the evidence page mark real source text.
 """
 from __future__ import annotations
 
+import json
 import re
+import threading
+from dataclasses import asdict
 from typing import Optional
 
 from engine import wording
 from engine.context import context
 from engine.gateway.client import Gateway
+from engine.gateway.config import load_config, load_key
 from engine.gateway.events import GatewayError
 from engine.verify import verify
 
@@ -56,7 +64,7 @@ def answer(tenant, question: str, gateway: Gateway, *, limit: int = 10, budget: 
     check = verify(tenant, reply.text, sources, citations=quotes or None, principal=principal)
     refs = sorted({n for s in check["sentences"] for n in s["refs"] if 1 <= n <= len(sources)})
     result.update(answered=True, made_by=wording.gateway_text("made_by"), text=reply.text,
-                  citations=[_citation(n, sources[n - 1]) for n in refs],
+                  citations=[_citation(tenant, n, sources[n - 1], check) for n in refs],
                   grounded=bool(refs) and check["grounded"],
                   unsupported_numbers=check["unsupported_numbers"], flags=_flags(refs, check),
                   verification=check, stop=reply.stop,
@@ -69,9 +77,43 @@ def _refused(result: dict, code: str) -> dict:
     return result
 
 
-def _citation(n: int, source: dict) -> dict:
+def _citation(tenant, n: int, source: dict, check: dict) -> dict:
     keys = ("chunk_id", "doc_id", "filename", "kind", "path", "outline", "anchors", "extractors")
-    return {"n": n, **{k: source.get(k) for k in keys}}
+    quoted = [c["quote"] for c in check["citations"]
+              if c["found"] and c.get("chunk_id") == source.get("chunk_id") and c.get("doc_id") == source.get("doc_id")]
+    quote = quoted[0] if quoted else _chunk_text(tenant, source)
+    return {"n": n, **{k: source.get(k) for k in keys}, "quote": quote}
+
+
+def _chunk_text(tenant, source: dict) -> str:
+    for chunk in tenant.chunks(source.get("filename") or ""):
+        if chunk.id == source.get("chunk_id"):
+            return chunk.text
+    return ""
+
+
+_SAVED: dict[str, Gateway] = {}
+_SAVED_LOCK = threading.Lock()
+
+
+def saved_gateway(config_dir=None) -> Gateway:
+    """The gateway as saved in ``config_dir``; the same object while the settings and key stay the same.
+
+    Keeping one Gateway per settings keeps its rate limit across questions.
+    """
+    config, key = load_config(config_dir), load_key(config_dir)
+    signature = json.dumps([asdict(config), key], sort_keys=True)
+    with _SAVED_LOCK:
+        gateway = _SAVED.get(signature)
+        if gateway is None:
+            _SAVED.clear()
+            gateway = _SAVED[signature] = Gateway(config, key)
+        return gateway
+
+
+def answer_with_saved(tenant, question: str, config_dir=None, **kwargs) -> dict:
+    """``answer`` with the gateway the administrator saved (the window's and CLI's entry point)."""
+    return answer(tenant, question, saved_gateway(config_dir), **kwargs)
 
 
 def _flags(refs: list[int], check: dict) -> list[dict]:
