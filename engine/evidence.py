@@ -102,6 +102,10 @@ def _answer(answer: dict) -> str:
         out.append("</ol>")
     elif answer.get("text"):
         out.append("<p>" + _e(answer["text"]).replace("\n", "<br>") + "</p>")
+    flags = answer.get("flags") or []
+    if flags:
+        out.append(f"<div class='note flags'><b>{_e(_t('flags_head'))}</b><ul>"
+                   + "".join(f"<li>{_e(f.get('text', ''))}</li>" for f in flags) + "</ul></div>")
     out.append("</section>")
     return "".join(out)
 

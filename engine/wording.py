@@ -208,6 +208,7 @@ EVIDENCE_TEXTS: dict[str, str] = {
     "answer": "답",
     "made_by": "답을 지은 것: {made_by}",
     "not_answered": "답하지 못했습니다",
+    "flags_head": "근거와 맞춰 보니 확인할 점이 있습니다",
     "NO_MATCH": "문서에서 질문의 낱말을 찾지 못했습니다 — 다른 낱말로 물어 보십시오",
     "NO_EVIDENCE": "관련 대목은 찾았지만 답이 될 줄이 없었습니다 — 아래 근거를 직접 보십시오",
     "no_answer_other": "답을 만들지 못했습니다 ({reason})",

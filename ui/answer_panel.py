@@ -5,13 +5,14 @@ from typing import Optional
 
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPushButton,
-                               QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+                               QPushButton, QTextBrowser, QVBoxLayout, QWidget)
 
 from ui import report, texts
 
 CitationRole = Qt.ItemDataRole.UserRole + 1
 MAX_SKIPPED_SHOWN = 4
+MAX_QUOTE_SHOWN = 240      # characters of a quote in the citation list (the tooltip has all of it)
 
 
 class AnswerPanel(QWidget):
@@ -28,6 +29,8 @@ class AnswerPanel(QWidget):
         self.ask_button = QPushButton(texts.ASK)
         self.ask_button.setDefault(True)
         self.ask_button.clicked.connect(self._ask)
+        self.llm_toggle = QCheckBox(texts.LLM_TOGGLE)
+        self.set_gateway(None)
 
         self.skipped = QLabel()
         self.skipped.setWordWrap(True)
@@ -48,6 +51,7 @@ class AnswerPanel(QWidget):
 
         row = QHBoxLayout()
         row.addWidget(self.question, 1)
+        row.addWidget(self.llm_toggle)
         row.addWidget(self.ask_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -61,6 +65,20 @@ class AnswerPanel(QWidget):
     def set_enabled_for_questions(self, enabled: bool) -> None:
         self.question.setEnabled(enabled)
         self.ask_button.setEnabled(enabled)
+
+    def set_gateway(self, info: Optional[dict]) -> None:
+        """Offer "LLM으로 답하기" only when the gateway (its ``describe()``) is on; say why not otherwise."""
+        enabled = bool(info and info.get("enabled"))
+        self.llm_toggle.setEnabled(enabled)
+        if not enabled:
+            self.llm_toggle.setChecked(False)
+            why = (info or {}).get("reason_text") or ""
+            self.llm_toggle.setToolTip(texts.LLM_TOGGLE_OFF_TIP.format(why=why))
+        else:
+            self.llm_toggle.setToolTip(texts.LLM_TOGGLE_ON_TIP.format(host=info["host"], model=info["model"]))
+
+    def use_llm(self) -> bool:
+        return self.llm_toggle.isEnabled() and self.llm_toggle.isChecked()
 
     def show_busy(self) -> None:
         self.answer = None
@@ -93,8 +111,9 @@ class AnswerPanel(QWidget):
         self.citations.clear()
         for citation in answer.get("citations") or []:
             quote = citation.get("quote", "")
+            shown = quote if len(quote) <= MAX_QUOTE_SHOWN else quote[:MAX_QUOTE_SHOWN].rstrip() + " …"
             tags = report.revision_tags(citation)
-            item = QListWidgetItem(f"{report.citation_title(citation)}\n“{quote}”" + (f" {tags}" if tags else ""))
+            item = QListWidgetItem(f"{report.citation_title(citation)}\n“{shown}”" + (f" {tags}" if tags else ""))
             item.setData(CitationRole, citation)
             item.setToolTip(quote)
             if report.is_machine_read(citation):

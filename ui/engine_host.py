@@ -48,6 +48,7 @@ def host_main(conn, warm_up: bool = True) -> None:
     from engine.analyzer import korean_terms
     from engine.answer import answer
     from engine.evidence import evidence_html
+    from engine.gateway.grounded import answer_with_saved
     from engine.tenant import Tenant
 
     if hasattr(os, "nice"):
@@ -55,7 +56,8 @@ def host_main(conn, warm_up: bool = True) -> None:
 
     send_lock = threading.Lock()
     tenants: dict[tuple, Tenant] = {}
-    module_calls = {"answer": answer, "evidence_html": evidence_html}   # f(tenant, …) beside Tenant's methods
+    module_calls = {"answer": answer, "llm_answer": answer_with_saved,   # f(tenant, …) beside Tenant's methods
+                    "evidence_html": evidence_html}
     tenants_lock = threading.Lock()
     cancels: dict[int, threading.Event] = {}
     pool = ThreadPoolExecutor(HOST_THREADS)
@@ -254,6 +256,10 @@ class HostedTenant:
     def answer(self, question: str, limit: int = 5) -> dict:
         """engine.answer.answer over this Tenant."""
         return self._call("answer", question, limit=limit)
+
+    def llm_answer(self, question: str, config_dir: str, limit: int = 10) -> dict:
+        """engine.gateway.grounded.answer over this Tenant with the gateway saved in ``config_dir``."""
+        return self._call("llm_answer", question, config_dir, limit=limit)
 
     def evidence_html(self, answer: dict) -> str:
         """engine.evidence.evidence_html over this Tenant."""

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QMainWindow, QM
                                QWidget)
 
 from engine import wording
+from engine.gateway import Gateway, load_config as load_gateway_config
 from noda_desktop import paths
 from noda_desktop import settings as settings_store
 from noda_desktop.settings import Settings
@@ -80,6 +81,7 @@ class MainWindow(QMainWindow):
         self._build_widgets()
         self._connect()
         self._update_actions()
+        self.update_gateway_state()
 
         for folder in [*self.settings.folders, *folders]:
             self.add_folder(folder, remember=True)
@@ -155,8 +157,10 @@ class MainWindow(QMainWindow):
         self.errors_button = QPushButton()
         self.errors_button.setFlat(True)
         self.errors_button.clicked.connect(lambda: self.centre_tabs.setCurrentWidget(self.errors))
+        self.gateway_label = QLabel()
         bar = self.statusBar()
         bar.addWidget(self.progress_label, 1)
+        bar.addPermanentWidget(self.gateway_label)
         bar.addPermanentWidget(self.progress_bar)
         bar.addPermanentWidget(self.cancel_button)
         bar.addPermanentWidget(self.errors_button)
@@ -384,7 +388,7 @@ class MainWindow(QMainWindow):
 
     # ---- questions ---------------------------------------------------------------
     def ask(self, question: str) -> None:
-        """Answer a question from the selected folder (in the background)."""
+        """Answer a question from the selected folder (in the background; through the LLM if chosen)."""
         folder = self.tenants.current_folder()
         if not folder:
             return
@@ -394,9 +398,16 @@ class MainWindow(QMainWindow):
         self.answer_panel.show_busy()
         self.evidence.clear()
         self._update_actions()
-        self.service.ask(folder, question,
-                         lambda answer: self._answered(request, folder, answer),
-                         lambda exc: self._answer_failed(request, exc))
+        def on_done(answer):
+            self._answered(request, folder, answer)
+
+        def on_error(exc):
+            self._answer_failed(request, exc)
+
+        if self.answer_panel.use_llm():
+            self.service.ask_llm(folder, question, paths.config_dir(), on_done, on_error)
+        else:
+            self.service.ask(folder, question, on_done, on_error)
 
     def _answered(self, request: int, folder: str, answer: dict) -> None:
         if request != self._request:
@@ -492,10 +503,33 @@ class MainWindow(QMainWindow):
             _open_path(self.evidence.evidence.source)
 
     # ---- settings, about, close ---------------------------------------------------------
+    def make_settings_dialog(self) -> SettingsDialog:
+        return SettingsDialog(self.settings, self, runner=self.service.runner, config_dir=paths.config_dir())
+
     def settings_dialog(self) -> None:
-        dialog = SettingsDialog(self.settings, self)
+        dialog = self.make_settings_dialog()
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
-            self.apply_settings(dialog.result_settings())
+            self.accept_settings(dialog)
+
+    def accept_settings(self, dialog: SettingsDialog) -> None:
+        """Keep what the settings dialog says: the gateway's settings, then the app's."""
+        dialog.gateway.save()
+        self.update_gateway_state()
+        self.apply_settings(dialog.result_settings())
+
+    def update_gateway_state(self) -> None:
+        """Show where question text would go (or that it goes nowhere); offer the LLM switch only when on."""
+        info = Gateway(load_gateway_config(paths.config_dir())).describe()   # no key needed to say where
+        self.gateway_info = info
+        if info["enabled"]:
+            text = texts.GATEWAY_STATUS_ON.format(host=info["host"], model=info["model"])
+            tip = info["endpoint"]
+        else:
+            text = texts.GATEWAY_STATUS_REFUSED if info["configured"] else texts.GATEWAY_STATUS_OFF
+            tip = info["reason_text"]
+        self.gateway_label.setText(text)
+        self.gateway_label.setToolTip(tip)
+        self.answer_panel.set_gateway(info)
 
     def apply_settings(self, new: Settings) -> None:
         """Save new settings; a new cache location or new limits reopen every folder."""

@@ -6,12 +6,14 @@ skipped, made_by, text, lines, citations).
 from __future__ import annotations
 
 import html
+import re
 from typing import Optional
 
 from engine import wording
 from ui import texts
 
 CITE_SCHEME = "cite"
+_REF = re.compile(r"\[(\d+)\]")
 _t = wording.evidence_text
 
 
@@ -127,7 +129,16 @@ def answer_html(answer: dict, *, for_print: bool = False, image_url: Optional[st
                             for n in line_refs(line))
             parts.append(f"<p>{e(line.get('text', ''))}{marks}</p>")
     elif answer.get("answered") and answer.get("text"):
-        parts.append("<p>" + e(answer["text"]).replace("\n", "<br>") + "</p>")
+        text = e(answer["text"]).replace("\n", "<br>")
+        if not for_print:
+            known = {c.get("n") for c in answer.get("citations") or []}
+            text = _REF.sub(lambda m: f"<a href='{CITE_SCHEME}:{m[1]}'>[{m[1]}]</a>" if int(m[1]) in known
+                            else m[0], text)
+        parts.append(f"<p>{text}</p>")
+    flags = answer.get("flags") or []
+    if flags:
+        parts.append(f"<p style='color:#b3261e'><b>{e(_t('flags_head'))}</b><br>"
+                     + "<br>".join(e(f.get("text", "")) for f in flags) + "</p>")
     if answer.get("made_by"):
         parts.append(f"<p style='color:#666'><small>{e(_t('made_by', made_by=answer['made_by']))}"
                      "</small></p>")

@@ -278,6 +278,10 @@ class EngineService(QObject):
         """Answer a question from one folder's documents (engine.answer)."""
         self.runner.run_task(lambda: self.tenant(folder).answer(question, limit), on_done, on_error)
 
+    def ask_llm(self, folder: str, question: str, config_dir, on_done, on_error) -> None:
+        """Answer through the LLM gateway saved in ``config_dir``, from the folder's evidence."""
+        self.runner.run_task(lambda: self.tenant(folder).llm_answer(question, str(config_dir)), on_done, on_error)
+
     def save_evidence_html(self, folder: str, answer: dict, path, on_done, on_error) -> None:
         """Write the self-contained evidence HTML of an answer (engine.evidence) to ``path``."""
         def work():

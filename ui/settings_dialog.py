@@ -1,21 +1,24 @@
-"""The settings dialog: cache location, parse limits, polling, and the (disabled) LLM gateway."""
+"""The settings dialog: cache location, parse limits, polling, and the LLM gateway (ui.gateway_settings)."""
 from __future__ import annotations
 
 from dataclasses import replace
 
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout,
-                               QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout)
+                               QLabel, QLineEdit, QPushButton, QSpinBox, QTabWidget, QVBoxLayout, QWidget)
 
-from engine.gateway.config import load_config as load_gateway_config
 from engine.limits import DEFAULT_LIMITS
+from noda_desktop import paths
 from noda_desktop.settings import EDITABLE_LIMITS, Settings
 from ui import texts
+from ui.gateway_settings import GatewaySettings
+from ui.service import SyncRunner
 
 MB = 1024 * 1024
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, settings: Settings, parent=None):
+    def __init__(self, settings: Settings, parent=None, *, runner=None, config_dir=None):
+        """``runner`` runs the gateway's connection test (default: at once); ``config_dir``: where it is saved."""
         super().__init__(parent)
         self.setWindowTitle(texts.SETTINGS_TITLE)
         self.settings = settings
@@ -52,19 +55,21 @@ class SettingsDialog(QDialog):
         form.addRow(texts.POLL_LABEL, self.poll)
         form.addRow(_note(texts.LIMITS_NOTE))
 
-        # gateway: shown, never enabled here (an administrator configures it)
-        self.gateway = QGroupBox(texts.GATEWAY_GROUP)
-        gateway_form = QFormLayout(self.gateway)
-        gateway_form.addRow(texts.GATEWAY_ADDRESS, QLineEdit(load_gateway_config().base_url))
-        gateway_form.addRow(_note(texts.GATEWAY_NOTE))
-        self.gateway.setEnabled(False)
+        self.gateway = GatewaySettings(config_dir or paths.config_dir(), runner or SyncRunner())
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
+        general = QWidget()
+        general_layout = QVBoxLayout(general)
+        general_layout.addWidget(cache_box)
+        general_layout.addWidget(limits_box)
+        general_layout.addStretch(1)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(general, texts.SETTINGS_GENERAL_TAB)
+        self.tabs.addTab(self.gateway, texts.SETTINGS_GATEWAY_TAB)
         layout = QVBoxLayout(self)
-        for widget in (cache_box, limits_box, self.gateway):
-            layout.addWidget(widget)
+        layout.addWidget(self.tabs)
         layout.addWidget(buttons)
 
     def result_settings(self) -> Settings:

@@ -86,6 +86,8 @@ HTML_FAILED = "근거 HTML을 만들지 못했습니다: {error}"
 
 # settings
 SETTINGS_TITLE = "설정"
+SETTINGS_GENERAL_TAB = "읽기와 캐시"
+SETTINGS_GATEWAY_TAB = "LLM 게이트웨이"
 CACHE_GROUP = "캐시 위치"
 CACHE_NOTE = "읽은 문서의 글과 찾아보기 목록을 두는 곳입니다. 원본 폴더에는 아무것도 쓰지 않습니다."
 BROWSE = "찾아보기…"
@@ -98,6 +100,34 @@ LIMIT_LABELS = {
 }
 LIMITS_NOTE = "바꾼 한도는 다음에 읽는 파일부터 적용됩니다."
 POLL_LABEL = "네트워크 폴더 확인 주기 (초)"
-GATEWAY_GROUP = "LLM 게이트웨이 — 관리자가 사내 주소를 설정해야 켜집니다"
-GATEWAY_ADDRESS = "게이트웨이 주소"
-GATEWAY_NOTE = "지금은 꺼져 있습니다. 노다는 인터넷에 연결하지 않고, 답은 문서에서 발췌해 짓습니다."
+GATEWAY_INTRO = ("비워 두면 꺼져 있고, 노다는 문서에서 그대로 발췌해 답합니다. 사내 모델 서버 주소를 넣으면 "
+                 "‘LLM으로 답하기’를 고른 질문에 한해 질문과 찾은 근거 글이 그 주소로만 갑니다. "
+                 "사내망 밖의 주소는 받지 않습니다.")
+GATEWAY_FORMAT = "형식"
+GATEWAY_FORMATS = {"openai-chat": "OpenAI Chat Completions (vLLM·Ollama·LM Studio 등)",
+                   "openai-responses": "OpenAI Responses",
+                   "anthropic": "Anthropic Messages"}
+GATEWAY_ADDRESS = "서버 주소"
+GATEWAY_ADDRESS_HINT = "예: http://llm.intra.go.kr:8000/v1"
+GATEWAY_MODEL = "모델 이름"
+GATEWAY_KEY = "API 키"
+GATEWAY_KEY_HINT = "필요할 때만"
+GATEWAY_KEY_SAVED = "저장된 키가 있습니다 — 바꿀 때만 적으십시오"
+GATEWAY_KEY_FORGET = "저장된 키 지우기"
+GATEWAY_KEY_WHERE = {"keyring": "키는 운영체제의 암호 보관함에 둡니다.",
+                     "file": "키는 이 사용자만 읽을 수 있는 설정 파일에 둡니다."}
+GATEWAY_ALLOWED = "사내 주소로 칠 이름"
+GATEWAY_ALLOWED_HINT = "쉼표로 구분: .go.kr 내부 이름, llm.intra, 10.20.0.0/16 …"
+GATEWAY_TEST = "연결 확인"
+GATEWAY_TESTING = "모델 서버에 묻는 중…"
+GATEWAY_TEST_OK = "연결되었습니다 — {endpoint}의 모델 {model}이(가) 답했습니다."
+GATEWAY_WILL_SEND = "켜짐: 질문과 근거 글은 {endpoint} (모델 {model}, 사내망)로만 갑니다."
+# the question box's LLM switch and the status bar
+LLM_TOGGLE = "LLM으로 답하기"
+LLM_TOGGLE_OFF_TIP = ("LLM 게이트웨이가 꺼져 있어 고를 수 없습니다 — {why}\n"
+                      "지금은 문서에서 그대로 발췌해 답합니다.")
+LLM_TOGGLE_ON_TIP = ("고르면 찾은 근거 글을 {host}의 모델 {model}에게 보내 답을 짓게 합니다.\n"
+                     "답의 숫자와 인용은 근거와 맞춰 보고, 맞지 않는 곳을 알려 드립니다.")
+GATEWAY_STATUS_OFF = "LLM 꺼짐 · 문서 글은 이 PC 밖으로 나가지 않습니다"
+GATEWAY_STATUS_ON = "LLM 켜짐 · {host} · 모델 {model} · 사내망"
+GATEWAY_STATUS_REFUSED = "LLM 꺼짐 · 설정 확인 필요"

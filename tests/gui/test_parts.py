@@ -129,11 +129,11 @@ def test_report_names_locations_revisions_and_missing_answers():
     assert "cite:1" in report.answer_html(ANSWER)
 
 
-def test_settings_dialog_limits_cache_and_disabled_gateway(qtbot, tmp_path):
-    dialog = SettingsDialog(Settings())
+def test_settings_dialog_limits_cache_and_a_gateway_off_by_default(qtbot, tmp_path):
+    dialog = SettingsDialog(Settings(), config_dir=tmp_path / "config")
     qtbot.addWidget(dialog)
-    assert not dialog.gateway.isEnabled()
-    assert "관리자가 사내 주소를 설정해야 켜집니다" in dialog.gateway.title()
+    assert dialog.gateway.address.text() == "" and not dialog.gateway.test_button.isEnabled()
+    assert dialog.gateway.state.text() == wording.gateway_text("GATEWAY_OFF")
     dialog.limit_boxes["max_file_bytes"].setValue(10)
     dialog.cache.setText(str(tmp_path / "다른캐시"))
     new = dialog.result_settings()
