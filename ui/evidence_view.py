@@ -98,24 +98,6 @@ class PageView(QGraphicsView):
         widest = max(r.width() for r in self.page_rects.values())
         self.set_zoom((self.viewport().width() - 8) / max(1.0, widest))
 
-    def snapshot(self, max_width: int = 1200) -> tuple[Optional[int], Optional[QImage]]:
-        """(page number, image) of the page holding the first box (or the first page), boxes drawn."""
-        if not self.page_rects:
-            return None, None
-        number = min(self.page_rects)
-        if self.highlights:
-            top = self.highlights[0].rect().center().y()
-            number = next((n for n, r in self.page_rects.items() if r.top() <= top <= r.bottom()), number)
-        source = self.page_rects[number]
-        scale = max_width / source.width()
-        image = QImage(int(source.width() * scale), int(source.height() * scale), QImage.Format.Format_RGB32)
-        image.fill(QColor("white"))
-        painter = QPainter(image)
-        painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.SmoothPixmapTransform)
-        self.scene().render(painter, QRectF(image.rect()), source)
-        painter.end()
-        return number, image
-
     # ---- events ------------------------------------------------------------
     def wheelEvent(self, event) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:

@@ -447,13 +447,27 @@ class MainWindow(QMainWindow):
             self.evidence.show_evidence(evidence)
 
     # ---- print, export, open -----------------------------------------------------------
-    def print_to(self, printer: QPrinter) -> bool:
-        """Print the shown answer (with the highlighted page when one is shown); False when none."""
-        if not self.answer:
+    def print_to(self, printer: QPrinter, on_done=None) -> bool:
+        """Print the shown answer with every cited page (rendered in the background); False when none.
+
+        ``on_done()`` is called once the printer has the pages.
+        """
+        if not self.answer or not self.answer_folder:
             self.statusBar().showMessage(texts.NOTHING_TO_PRINT, 5000)
             return False
-        page, image = self.evidence.page_view.snapshot() if self.evidence.showing_pages() else (None, None)
-        printing.print_answer(printer, self.answer, image, page)
+        answer, folder = self.answer, self.answer_folder
+        self.statusBar().showMessage(texts.PRINTING)
+
+        def send(pictures) -> None:
+            printing.print_answer(printer, answer, pictures)
+            self.statusBar().showMessage(texts.PRINTED, 5000)
+            if on_done:
+                on_done()
+
+        def failed(exc) -> None:
+            self.statusBar().showMessage(texts.PRINT_FAILED.format(error=exc), 8000)
+
+        self.service.call(lambda: printing.cited_pictures(self.service.tenant(folder), answer), send, failed)
         return True
 
     def print_dialog(self) -> None:

@@ -101,13 +101,13 @@ def skipped_head(answer: dict) -> str:
     return _t("skipped_head", count=len(answer.get("skipped") or []))
 
 
-def answer_html(answer: dict, *, for_print: bool = False, image_url: Optional[str] = None,
-                image_page: Optional[int] = None) -> str:
+def answer_html(answer: dict, *, for_print: bool = False, images: list[tuple[str, str, int]] = (),
+                image_width: int = 480) -> str:
     """The answer with numbered citations as HTML (Qt rich text).
 
     On screen the [n] marks are links (cite:n); in print the full evidence
-    list, the unreadable documents and ``image_url`` (a picture of page
-    ``image_page``) follow.
+    list, the unreadable documents and ``images`` — (url, "[n] 파일", page)
+    pictures of cited pages, ``image_width`` wide — follow.
     """
     e = html.escape
     parts = []
@@ -152,8 +152,8 @@ def answer_html(answer: dict, *, for_print: bool = False, image_url: Optional[st
                          + (f" {e(tags)}" if tags else "") + "</p>")
             if is_machine_read(c):
                 parts.append(f"<p style='color:#a15c00'><small>{e(_t('ocr'))}</small></p>")
-        if image_url:
-            caption = _t("page_picture", page=image_page) if image_page else ""
+        for url, source, page in images:
+            caption = f"{source} · {_t('page_picture', page=page)}"
             parts.append(f"<p style='page-break-before: always'><b>{e(caption)}</b></p>"
-                         f"<p><img src='{image_url}'></p>")
+                         f"<p><img src='{url}' width='{image_width}'></p>")
     return "\n".join(parts)

@@ -80,6 +80,9 @@ ZOOM_FIT = "폭 맞춤"
 
 # print / export
 NOTHING_TO_PRINT = "인쇄할 답이 없습니다. 먼저 질문하십시오."
+PRINTING = "인쇄할 원문 쪽을 준비하는 중…"
+PRINTED = "인쇄로 보냈습니다."
+PRINT_FAILED = "인쇄하지 못했습니다: {error}"
 HTML_FILTER = "HTML 파일 (*.html)"
 HTML_SAVED = "근거 HTML을 저장했습니다: {path}"
 HTML_FAILED = "근거 HTML을 만들지 못했습니다: {error}"

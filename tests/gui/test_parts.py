@@ -81,10 +81,33 @@ def test_page_view_draws_every_anchor_box_across_pages(qtbot, tmp_path):
     assert visible.intersects(view.highlights[0].rect())
     view.zoom_by(2)
     assert view.zoom() == pytest.approx(2 * (view.viewport().width() - 8) / 595, rel=0.02)
-    number, snap = view.snapshot(600)
-    assert number == 1
-    assert snap.width() == 600
-    assert snap.pixelColor(int(60 * 600 / 595) + 5, int(710 * 600 / 595)) != QColor("white")
+
+
+def test_printed_pictures_are_every_cited_page_with_its_boxes(tmp_path):
+    from ui.printing import cited_pictures
+
+    class Folder:       # the two calls prepare() makes of a tenant, over one real PDF
+        def document(self, filename):
+            return None
+
+        def source_path(self, filename):
+            return tmp_path / filename
+
+        def chunks(self, filename):
+            return []
+
+    (tmp_path / "두쪽.pdf").write_bytes(pdf_bytes(pages=2))
+    anchors = [{"page": 2, "bbox": [60, 300, 300, 320], "cell_range": None},
+               {"page": 1, "bbox": [60, 700, 300, 720], "cell_range": None}]
+    answer = {"citations": [{"n": 1, "filename": "두쪽.pdf", "anchors": anchors, "quote": "x"},
+                            {"n": 2, "filename": "없음.docx", "anchors": [], "quote": "y"}]}
+    pictures = cited_pictures(Folder(), answer, zoom=1.0)
+    assert [(p.n, p.filename, p.page) for p in pictures] == [(1, "두쪽.pdf", 1), (1, "두쪽.pdf", 2)]
+    first, second = pictures
+    assert first.image.width() == pytest.approx(595, abs=1)
+    inside, outside = first.image.pixelColor(65, 710), first.image.pixelColor(65, 300)
+    assert inside != QColor("white") and outside == QColor("white")       # the box of page 1 only
+    assert second.image.pixelColor(65, 310) != QColor("white")
 
 
 def test_passage_marks_the_quote_even_with_other_spacing():
@@ -108,15 +131,18 @@ def test_evidence_view_marks_machine_read_text(qtbot, tmp_path):
 
 def test_print_answer_to_pdf_holds_answer_skipped_and_picture(tmp_path):
     out = tmp_path / "답.pdf"
-    image = QImage(400, 300, QImage.Format.Format_RGB32)
-    image.fill(QColor("#ffcc00"))
-    printing.print_answer(printing.pdf_printer(str(out)), ANSWER, image, page=1)
+    pictures = []
+    for page, colour in ((1, "#ffcc00"), (3, "#00ccff")):
+        image = QImage(400, 300, QImage.Format.Format_RGB32)
+        image.fill(QColor(colour))
+        pictures.append(printing.CitedPicture(1, "공고.pdf", page, image))
+    printing.print_answer(printing.pdf_printer(str(out)), ANSWER, pictures)
     with pymupdf.open(out) as pdf:
         text = "".join(p.get_text() for p in pdf).replace(" ", "")
         images = sum(len(p.get_images()) for p in pdf)
     assert "2026년3월2일부터3월27일까지" in text
     assert "빈파일.hwpx" in text and texts.MACHINE_READ.replace(" ", "") in text
-    assert images >= 1
+    assert images == 2 and "원문3쪽" in text
 
 
 def test_report_names_locations_revisions_and_missing_answers():

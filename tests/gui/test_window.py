@@ -164,11 +164,16 @@ def test_question_answer_citation_highlight_print_and_html(qtbot, window, office
     visible = view.mapToScene(view.viewport().rect()).boundingRect()
     assert visible.intersects(got)                                      # scrolled to the box
 
-    # print to PDF: the answer text is in it
+    # print to PDF: the answer text and a picture of every cited page are in it
     out = tmp_path / "답.pdf"
-    assert window.print_to(printing.pdf_printer(str(out)))
+    printed = []
+    assert window.print_to(printing.pdf_printer(str(out)), on_done=lambda: printed.append(True))
+    qtbot.waitUntil(lambda: bool(printed), timeout=20_000)
+    cited_pages = {(c["filename"], a["page"]) for c in answer["citations"] if c["filename"].endswith(".pdf")
+                   for a in c["anchors"] if a.get("page")}
     with pymupdf.open(out) as pdf:
         text = "".join(page.get_text() for page in pdf)
+        assert sum(len(page.get_images()) for page in pdf) == len(cited_pages) >= 1
     first_line = answer["lines"][0]["text"] if answer.get("lines") else answer["text"]
     squash = lambda s: "".join(s.split())
     assert squash(first_line)[:20] in squash(text)
