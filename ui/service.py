@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,8 @@ from PySide6.QtCore import QObject, Qt, QThreadPool, Signal, Slot
 from ui.engine_host import EngineHost, HostedTenant
 
 log = logging.getLogger(__name__)
+
+PARTIAL_LIST_S = 3.0    # while a folder is read, its document list is refetched at most this often
 
 
 # ---- runners ---------------------------------------------------------------
@@ -118,6 +121,8 @@ class TenantState:
     tenant: HostedTenant
     documents: Optional[dict] = None           # last Tenant.documents() answer
     error: Optional[str] = None                # last failure, for the window
+    listed_at: float = 0.0                     # when documents was last fetched during a refresh
+    listing: bool = False                      # a fetch of documents is in flight
 
 
 class EngineService(QObject):
@@ -150,6 +155,7 @@ class EngineService(QObject):
         self._cancel = threading.Event()
         self._latest: Optional[RefreshProgress] = None   # newest progress not shown yet
         self._latest_lock = threading.Lock()
+        self.partial_list_s = PARTIAL_LIST_S
 
     # ---- folders --------------------------------------------------------
     def add_folder(self, folder, refresh: bool = True) -> str:
@@ -225,6 +231,7 @@ class EngineService(QObject):
         state = self.tenants[folder]
         self._running = folder
         self._cancel = cancel = threading.Event()
+        state.listed_at = time.monotonic()
         self.busy_changed.emit(True)
 
         def report(p) -> None:  # called on the worker thread by Tenant.refresh
@@ -246,6 +253,26 @@ class EngineService(QObject):
             latest, self._latest = self._latest, None
         if latest is not None:
             self.progress.emit(latest)
+            self._list_while_reading(latest.folder)
+
+    def _list_while_reading(self, folder: str) -> None:
+        """Refetch the document list of the folder being read, so it fills as batches are indexed."""
+        state = self.tenants.get(folder)
+        if (state is None or state.listing or self._running != folder
+                or time.monotonic() - state.listed_at < self.partial_list_s):
+            return
+        state.listing = True
+
+        def listed(documents) -> None:
+            state.listing, state.listed_at = False, time.monotonic()
+            if self._running == folder and folder in self.tenants:   # the final list has not come yet
+                state.documents = documents
+                self.documents_changed.emit(folder)
+
+        def failed(exc) -> None:
+            state.listing, state.listed_at = False, time.monotonic()
+
+        self.runner.run_task(state.tenant.documents, listed, failed)
 
     def _refreshed(self, state: TenantState, result) -> None:
         refresh, documents = result

@@ -255,3 +255,21 @@ def test_new_settings_reopen_folders_with_the_new_cache(qtbot, window, office, t
     assert (tmp_path / "새캐시" / "tenants").is_dir()
     assert settings_store.load().cache_dir == str(tmp_path / "새캐시")
     assert "공고.pdf" in rows(window)
+
+
+def test_the_document_list_fills_while_a_big_folder_is_read(qtbot, window, tmp_path):
+    folder = tmp_path / "큰폴더"
+    folder.mkdir()
+    for i in range(90):
+        (folder / f"회의록{i:03}.docx").write_bytes(docx_bytes(f"{i}번 회의 결과: 예산 {i}억 원을 승인했다."))
+    window.service.partial_list_s = 0.0
+    seen = []
+    window.service.documents_changed.connect(
+        lambda f: seen.append((window.service.busy, len(window.service.state(f).documents["documents"]))))
+    window.add_folder(folder)
+    wait_read(qtbot, window, folder)
+    assert seen[-1] == (False, 90)
+    partial = [n for busy, n in seen if busy]
+    assert any(0 < n < 90 for n in partial), seen       # rows appeared before the reading ended
+    assert partial == sorted(partial)                   # and only ever grew
+    assert window.documents.model.rowCount() == 90
