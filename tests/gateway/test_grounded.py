@@ -96,3 +96,18 @@ def test_no_evidence_means_no_request(tenant):
         result = grounded.answer(tenant, "양자역학", gw)
     assert result["answered"] is False and result["reason"] == "NO_MATCH"
     assert server.received == []
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+@pytest.mark.parametrize("fmt", sorted(samples.STREAMS))
+def test_every_format_answers_with_verified_citations(tenant, fmt, stream):
+    answer = Answer(sse=samples.STREAMS[fmt]()) if stream else Answer(json=samples.BODIES[fmt]())
+    with LLMServer([answer]) as server:
+        gw = Gateway(GatewayConfig(format=fmt, base_url=server.base, model="m", stream=stream), "k")
+        result = grounded.answer(tenant, QUESTION, gw)
+    [request] = server.received
+    assert request.body.get("stream", False) is stream
+    assert result["answered"] and result["text"] == samples.TEXT
+    assert result["grounded"] is True and result["flags"] == []
+    [citation] = result["citations"]
+    assert citation["filename"] == "공고.docx" and "8월 28일까지" in citation["quote"]
