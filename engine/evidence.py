@@ -53,7 +53,7 @@ def evidence_html(tenant, answer: dict) -> str:
         f"<section class='question'><h2>{_e(_t('question'))}</h2><p>{_e(question)}</p>",
     ]
     if answer.get("made_by"):
-        parts.append(f"<p class='made-by'>{_e(_t('made_by', made_by=answer['made_by']))}</p>")
+        parts.append(f"<p class='made-by'>{_e(wording.made_by_text(answer))}</p>")
     parts.append("</section>")
     parts.append(_answer(answer))
     citations = answer.get("citations") or []

@@ -207,6 +207,7 @@ EVIDENCE_TEXTS: dict[str, str] = {
     "question": "질문",
     "answer": "답",
     "made_by": "답을 지은 것: {made_by}",
+    "made_by_model": "답을 지은 것: {made_by} — 모델 {model}, {host}",
     "not_answered": "답하지 못했습니다",
     "flags_head": "근거와 맞춰 보니 확인할 점이 있습니다",
     "NO_MATCH": "문서에서 질문의 낱말을 찾지 못했습니다 — 다른 낱말로 물어 보십시오",
@@ -234,6 +235,15 @@ EVIDENCE_TEXTS: dict[str, str] = {
     "saved": "근거 HTML을 저장했습니다: {path}",
     "doc_number": "문서번호 {value}", "issued_date": "시행일 {value}", "issuer": "발신 {value}",
 }
+
+
+def made_by_text(answer: dict) -> str:
+    """'답을 지은 것: …' for an answer, naming the model and its host when an LLM made it."""
+    gateway = answer.get("gateway") or {}
+    if answer.get("answered") and gateway.get("model") and gateway.get("host"):
+        return EVIDENCE_TEXTS["made_by_model"].format(made_by=answer["made_by"], model=gateway["model"],
+                                                      host=gateway["host"])
+    return EVIDENCE_TEXTS["made_by"].format(made_by=answer["made_by"])
 
 
 def evidence_text(key: str, **values) -> str:

@@ -140,7 +140,7 @@ def answer_html(answer: dict, *, for_print: bool = False, images: list[tuple[str
         parts.append(f"<p style='color:#b3261e'><b>{e(_t('flags_head'))}</b><br>"
                      + "<br>".join(e(f.get("text", "")) for f in flags) + "</p>")
     if answer.get("made_by"):
-        parts.append(f"<p style='color:#666'><small>{e(_t('made_by', made_by=answer['made_by']))}"
+        parts.append(f"<p style='color:#666'><small>{e(wording.made_by_text(answer))}"
                      "</small></p>")
     if for_print:
         citations = answer.get("citations") or []

@@ -62,6 +62,16 @@ def test_numbers_missing_from_the_evidence_are_flagged(tenant):
     assert any("70" in f["text"] for f in result["flags"])
 
 
+def test_the_evidence_page_of_an_llm_answer_shows_its_model_flags_and_marked_source(tenant):
+    from engine.evidence import evidence_html
+    result, _ = ask(tenant, "신청기간은 8월 28일까지이고 예산은 70억 원입니다 [1].")
+    page = evidence_html(tenant, result)
+    assert wording.gateway_text("made_by") in page and "모델 m, 127.0.0.1" in page
+    assert wording.evidence_text("flags_head") in page
+    assert wording.gateway_text("UNSUPPORTED_NUMBERS", numbers="70") in page
+    assert "<mark>" in page and "8월 28일까지" in page
+
+
 def test_a_reference_to_no_source_is_flagged(tenant):
     result, _ = ask(tenant, "신청기간은 8월 28일까지입니다 [7].")
     assert result["grounded"] is False and "UNKNOWN_REFS" in codes(result)

@@ -94,7 +94,7 @@ def test_set_up_test_and_answer_through_a_loopback_model(qtbot, window, office):
     shown = window.answer_panel.text.toPlainText()
     assert "3월 27일까지입니다 [1]" in shown
     assert wording.gateway_text("UNSUPPORTED_NUMBERS", numbers="70") in shown      # the invented number is flagged
-    assert wording.gateway_text("made_by") in shown
+    assert wording.gateway_text("made_by") in shown and "exaone" in shown and "127.0.0.1" in shown
     panel = window.answer_panel
     assert panel.citations.count() == len(answer["citations"]) >= 1
     assert "공고" in panel.citations.item(0).text()
