@@ -26,6 +26,7 @@ from ui.engine_host import EngineHost
 from ui.errors_view import ErrorsView
 from ui.evidence import prepare
 from ui.evidence_view import EvidenceView
+from ui.help_dialog import HelpDialog
 from ui.service import EngineService, RefreshProgress
 from ui.settings_dialog import SettingsDialog
 from ui.tenants_panel import TenantsPanel
@@ -104,19 +105,23 @@ class MainWindow(QMainWindow):
         self.open_action = self._action(texts.OPEN_ORIGINAL, self.open_selected_original)
         self.settings_action = self._action(texts.SETTINGS, self.settings_dialog)
         self.about_action = self._action(texts.ABOUT, self.about)
+        self.help_action = self._action(texts.HELP, self.show_help, QKeySequence.StandardKey.HelpContents)
         self.quit_action = self._action(texts.QUIT, self.close, QKeySequence.StandardKey.Quit)
 
         menu = self.menuBar().addMenu(texts.MENU_FILE)
         for action in (self.add_action, self.remove_action, self.refresh_action, None, self.print_action,
                        self.html_action, self.open_action, None, self.settings_action, None, self.quit_action):
             menu.addSeparator() if action is None else menu.addAction(action)
-        self.menuBar().addMenu(texts.MENU_HELP).addAction(self.about_action)
+        help_menu = self.menuBar().addMenu(texts.MENU_HELP)
+        help_menu.addAction(self.help_action)
+        help_menu.addAction(self.about_action)
 
         toolbar = QToolBar()
         toolbar.setMovable(False)
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         for action in (self.add_action, self.refresh_action, self.remove_action, None, self.print_action,
-                       self.html_action, self.open_action, None, self.settings_action, self.about_action):
+                       self.html_action, self.open_action, None, self.settings_action, self.help_action,
+                       self.about_action):
             toolbar.addSeparator() if action is None else toolbar.addAction(action)
         self.addToolBar(toolbar)
 
@@ -565,6 +570,12 @@ class MainWindow(QMainWindow):
 
     def about(self) -> None:
         self.about_box().exec()
+
+    def help_box(self) -> HelpDialog:
+        return HelpDialog(self)
+
+    def show_help(self) -> None:
+        self.help_box().exec()
 
     def _save_settings(self) -> None:
         if self.persist:

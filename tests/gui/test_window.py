@@ -273,3 +273,14 @@ def test_the_document_list_fills_while_a_big_folder_is_read(qtbot, window, tmp_p
     assert any(0 < n < 90 for n in partial), seen       # rows appeared before the reading ended
     assert partial == sorted(partial)                   # and only ever grew
     assert window.documents.model.rowCount() == 90
+
+
+def test_the_user_guide_explains_every_unreadable_reason(qtbot, window):
+    dialog = window.help_box()
+    qtbot.addWidget(dialog)
+    text = dialog.text.toPlainText()
+    assert text.startswith("노다 사용 설명서")
+    for what, step in wording.REASONS.values():
+        assert what in text and step in text
+    assert texts.LLM_TOGGLE in text and "{reasons}" not in text
+    assert window.help_action in window.menuBar().actions()[-1].menu().actions()
