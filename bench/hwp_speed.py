@@ -7,12 +7,16 @@ The floor is what any reader must do: open the OLE container and inflate
 nothing. The reader is ``engine.formats.hwp.read`` into a fresh Document;
 ``parse_bytes`` adds detection, hashing and the Document's finishing touches.
 Times are CPU seconds of this process (best of the rounds), so other work on
-the machine disturbs them less than wall time would. Also prints the peak RSS
-of parsing the largest file in a child process.
+the machine disturbs them less than wall time would. Then the reader's own
+steps over the inflated sections (record walk, records → paragraphs,
+paragraphs → builder, each with the garbage collector paused as in the
+reader), per-file ratios, and the peak RSS of parsing the largest file in a
+child process.
 """
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import subprocess
 import sys
@@ -24,9 +28,13 @@ sys.path.insert(0, str(ROOT))
 
 from engine.formats import hwp  # noqa: E402
 from engine.formats.base import DocumentBuilder  # noqa: E402
+from engine.formats.hwp.body import SectionReader  # noqa: E402
 from engine.formats.hwp.container import HwpContainer, inflate  # noqa: E402
 from engine.formats.hwp.distribution import decrypt_section  # noqa: E402
+from engine.formats.hwp.emit import emit_body  # noqa: E402
 from engine.formats.hwp.header import parse_header  # noqa: E402
+from engine.formats.hwp.pages import PageCounter  # noqa: E402
+from engine.formats.hwp.records import RecordStream  # noqa: E402
 from engine.model import Document, Source  # noqa: E402
 from engine.parse import parse_bytes  # noqa: E402
 from tests.corpus import CORPUS  # noqa: E402
@@ -34,9 +42,10 @@ from tests.corpus import CORPUS  # noqa: E402
 BIG = "kwater_디지털플랫폼구축_제안요청서.hwp"
 
 
-def floor(data: bytes) -> None:
-    """Open the container and inflate every section; no record parsing."""
+def floor(data: bytes) -> list[bytes]:
+    """Open the container and inflate every section; no record parsing. Returns the sections."""
     container = HwpContainer(data)
+    sections = []
     try:
         header = parse_header(container.read("FileHeader"))
         storage = "ViewText" if header.distribution else "BodyText"
@@ -45,9 +54,11 @@ def floor(data: bytes) -> None:
             if header.distribution:
                 raw = decrypt_section(raw)
             if header.compressed:
-                inflate(raw)
+                raw = inflate(raw)[0]
+            sections.append(raw)
     finally:
         container.close()
+    return sections
 
 
 def reader(data: bytes) -> None:
@@ -82,6 +93,27 @@ def timed(func, files, rounds: int) -> float:
     return best
 
 
+def steps(files, rounds: int) -> dict[str, float]:
+    """Best CPU seconds of the reader's steps over every section of ``files``."""
+    sections = [raw for _name, data in files for raw in floor(data)]
+    streams = [RecordStream(raw) for raw in sections]
+    paras = [SectionReader(PageCounter(), {}).read(stream) for stream in streams]
+
+    def emit() -> None:
+        for section in paras:
+            doc = Document(doc_id=None, source=Source(filename="x.hwp", format="hwp", bytes=0))
+            emit_body(DocumentBuilder(doc, "hwp-native"), section)
+
+    work = {"record walk": lambda: [RecordStream(raw) for raw in sections],
+            "→ paragraphs": lambda: [SectionReader(PageCounter(), {}).read(s) for s in streams],
+            "→ builder": emit}
+    gc.disable()
+    try:
+        return {name: timed(lambda _data: func(), [("all", b"")], rounds) for name, func in work.items()}
+    finally:
+        gc.enable()
+
+
 def peak_rss_mb(path: Path) -> float:
     """Peak resident memory (MB) of a fresh interpreter that parses ``path`` once."""
     code = ("import resource, sys; sys.path.insert(0, %r); from engine.parse import parse_path; "
@@ -103,6 +135,8 @@ def main() -> None:
     for name, seconds in results.items():
         print(f"{name:12} {seconds * 1000:8.1f} ms  {len(files) / seconds:7.1f} files/s  "
               f"{total_mb / seconds:6.2f} MB/s  x{seconds / results['floor']:.2f} floor")
+    print("reader steps over the inflated sections: " + ", ".join(
+        f"{name} {seconds * 1000:.1f} ms" for name, seconds in steps(files, args.rounds).items()))
     print("per file (reader / floor):")
     for name, data in files:
         f = timed(floor, [(name, data)], args.rounds)

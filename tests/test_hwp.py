@@ -5,7 +5,9 @@ Run with ``-s`` to see the per-file result table (test_corpus_report).
 from __future__ import annotations
 
 import functools
+import gc
 import io
+import random
 import struct
 import zlib
 
@@ -13,14 +15,17 @@ import olefile
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
+from engine.formats import hwp
+from engine.formats.base import DocumentBuilder, ReadFailure
 from engine.formats.hwp import STUB, preview_image
 from engine.formats.hwp.body import SectionReader
 from engine.formats.hwp.distribution import decrypt_section, key_from_doc_data, msvc_rand
 from engine.formats.hwp.pages import PageCounter
-from engine.formats.hwp.records import (CTRL_HEADER, LIST_HEADER, PARA_HEADER, PARA_LINE_SEG,
+from engine.formats.hwp.records import (BODY_TAGS, CTRL_HEADER, LIST_HEADER, PARA_HEADER, PARA_LINE_SEG,
                                         PARA_TEXT, TABLE, RecordStream)
 from engine.formats.hwp.tables import MAX_CELLS
 from engine.formats.hwp.text import decode_para_text
+from engine.model import Document, Source
 from engine.parse import parse_bytes, parse_path
 from tests.corpus import CORPUS, REASON_MATCH, corpus_params, requires_corpus, squash
 
@@ -249,6 +254,13 @@ def test_text_fast_path_and_units_that_only_look_like_controls():
     assert decode_para_text(_u("A가B") + struct.pack("<H", 13)) == "A가B"
     assert decode_para_text(_u("A가") + _ctrl(3, b"klh%" + bytes(8)) + _u("링크") + _ctrl(4)
                             + struct.pack("<H", 13)) == "A가링크"
+    # characters that are not printable but not controls either (ideographic space, a private-use bullet)
+    assert decode_para_text(_u("가\u3000나\uf0a7") + struct.pack("<H", 13)) == "가\u3000나\uf0a7"
+    # a surrogate without its pair is U+FFFD and does not hide the control after it
+    lone = b"\x00\xd8"
+    assert decode_para_text(_u("앞") + lone + _u("뒤") + struct.pack("<H", 13)) == "앞\ufffd뒤"
+    assert decode_para_text(_u("앞") + lone + struct.pack("<H", 10) + _u("뒤") + struct.pack("<H", 13)) \
+        == "앞\ufffd\n뒤"
 
 
 def test_text_cut_inside_a_control_or_a_unit():
@@ -287,24 +299,78 @@ def table(level: int, rows: int, cols: int, cells: list[tuple[int, int, int, int
 
 def read_section(data: bytes):
     stream = RecordStream(data)
-    return SectionReader(PageCounter(), {}).read(stream.roots), stream
+    return SectionReader(PageCounter(), {}).read(stream), stream
 
 
 def test_records_extended_size_and_nesting():
     data = rec(PARA_HEADER, 0, bytes(22)) + rec(PARA_TEXT, 1, _u("긴") * 3000, extended=True)
     stream = RecordStream(data)
-    (root,) = stream.roots
-    assert not stream.truncated and root.children[0].tag == PARA_TEXT
-    assert len(root.children[0].data) == 6000
+    (root,) = stream.roots()
+    (text,) = stream.children(root)
+    assert not stream.truncated and stream.tags[text] == PARA_TEXT
+    assert len(stream.payload(text)) == 6000
 
 
 def test_records_cut_short_keep_what_came_before():
     data = para(0, "하나") + para(0, "둘")
     stream = RecordStream(data[:-5])
-    assert stream.truncated and len(stream.roots) == 2
+    assert stream.truncated and len(stream.roots()) == 2
     absurd = para(0, "하나") + struct.pack("<II", PARA_TEXT | 0xFFF << 20, 0xFFFFFFF0) + b"xx"
     stream = RecordStream(absurd)
-    assert stream.truncated and len(stream.roots) == 1
+    assert stream.truncated and len(stream.roots()) == 1
+
+
+PARA_CHAR_SHAPE = 0x10 + 52   # a record the body reader does not keep
+
+
+def test_record_nesting_matches_its_definition():
+    """Random runs of tags and levels, damaged nesting included, against the rule written out."""
+    rng = random.Random(11)
+    tags = [PARA_HEADER, PARA_TEXT, PARA_LINE_SEG, CTRL_HEADER, LIST_HEADER, TABLE, PARA_CHAR_SHAPE]
+    for _ in range(300):
+        run = [(rng.choice(tags), rng.choice([0, 1, 1, 2, 2, 3, 5])) for _ in range(rng.randrange(1, 30))]
+        stream = RecordStream(b"".join(rec(tag, level, bytes([n])) for n, (tag, level) in enumerate(run)))
+        kept = [n for n, (tag, level) in enumerate(run) if _kept(tag, level)]
+        assert [stream.payload(i)[0] for i in range(len(stream.tags))] == kept
+        parents = {n: _parent(run, n) for n in kept}
+        for i, n in enumerate(kept):
+            assert [kept[c] for c in stream.children(i)] == [m for m in kept if parents[m] == n], run
+        assert [kept[r] for r in stream.roots()] == [m for m in kept if parents[m] is None], run
+
+
+def _kept(tag: int, level: int) -> bool:
+    return tag in BODY_TAGS and (tag != PARA_LINE_SEG or level == 1)
+
+
+def _parent(run: list[tuple[int, int]], n: int):
+    """The last kept record before ``n`` with a lower level that no body record in between ended
+    (one at its level or lower; a PARA_LINE_SEG below the top ends records though it is not kept)."""
+    lowest = 1 << 10
+    for k in range(n - 1, -1, -1):
+        tag, level = run[k]
+        if tag not in BODY_TAGS:
+            continue
+        if _kept(tag, level) and level < run[n][1] and level < lowest:
+            return k
+        lowest = min(lowest, level)
+    return None
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_read_leaves_the_garbage_collector_as_it_was(enabled):
+    """The collector is paused while a file is read; afterwards it is as before, after a failure too."""
+    builder = DocumentBuilder(Document(doc_id=None, source=Source(filename="x.hwp", format="hwp", bytes=0)),
+                              "hwp-native")
+    (gc.enable if enabled else gc.disable)()
+    try:
+        with pytest.raises(ReadFailure):
+            hwp.read(b"\xd0\xcf\x11\xe0 but not an OLE file", builder)
+        assert gc.isenabled() == enabled
+        if CORPUS.is_dir():
+            hwp.read((CORPUS / "pyhwp_sample-5017.hwp").read_bytes(), builder)
+            assert gc.isenabled() == enabled and builder.doc.blocks
+    finally:
+        gc.enable()
 
 
 def test_table_cells_and_nested_table_from_records():

@@ -16,11 +16,10 @@ OUTLINE = 1
 def outline_levels(docinfo: bytes) -> dict[int, int]:
     """Paragraph-shape id -> heading level (1 = top) for outline shapes, from DocInfo's records."""
     levels: dict[int, int] = {}
-    shape_id = 0
-    for rec in RecordStream(docinfo, keep=frozenset({PARA_SHAPE})).records():
-        if len(rec.data) >= 4:
-            attr = struct.unpack_from("<I", rec.data)[0]
+    stream = RecordStream(docinfo, keep=frozenset({PARA_SHAPE}))
+    for shape_id, (start, stop) in enumerate(zip(stream.starts, stream.stops)):
+        if stop - start >= 4:
+            attr = struct.unpack_from("<I", docinfo, start)[0]
             if (attr >> 23) & 0x3 == OUTLINE:
                 levels[shape_id] = ((attr >> 25) & 0x7) + 1
-        shape_id += 1
     return levels

@@ -5,8 +5,9 @@ paragraph shape is an outline level (개요) and they are short. A control's
 content follows its paragraph: a table (its captions after it, parent = the
 table block), a header/footer/note/text box (parent = the paragraph's block,
 or the enclosing table's block inside a cell). A table inside a cell is its
-own Table whose block and Table name the outer table, and the cell. HWP
-places nothing on a page geometrically, so bbox stays None.
+own Table whose block and Table name the outer table, and the cell. All of
+it gets the page of its top-level paragraph. HWP places nothing on a page
+geometrically, so bbox stays None.
 """
 from __future__ import annotations
 
@@ -29,31 +30,32 @@ def emit_body(builder: DocumentBuilder, paras: list[Para]) -> None:
                 block = builder.add_block("heading", text, page=para.page, level=para.heading)
             else:
                 block = builder.add_block("paragraph", text, page=para.page)
-        _emit_items(builder, para, parent_block=block)
+        if para.items:
+            _emit_items(builder, para, para.page, block)
 
 
-def _emit_items(builder: DocumentBuilder, para: Para, parent_block: Optional[str],
+def _emit_items(builder: DocumentBuilder, para: Para, page: Optional[int], parent_block: Optional[str],
                 outer: Optional[Table] = None, cell: Optional[list[int]] = None) -> None:
+    """The tables and side texts of a paragraph; ``page`` is its top-level paragraph's."""
     for item in para.items:
         if isinstance(item, TableData):
-            _emit_table(builder, item, para.page, outer, cell)
+            _emit_table(builder, item, page, outer, cell)
         else:
-            _emit_box(builder, item, para.page, parent_block, outer, cell)
+            _emit_box(builder, item, page, parent_block, outer, cell)
 
 
 def _emit_box(builder: DocumentBuilder, box: Box, page: Optional[int], parent_block: Optional[str],
               outer: Optional[Table], cell: Optional[list[int]]) -> None:
-    text = "\n".join(p.text.strip() for p in box.paras if p.text.strip())
+    text = _joined(box.paras)
     block = builder.add_block(box.kind, text, page=page, parent=parent_block) if text else parent_block
     for para in box.paras:
-        _emit_items(builder, para, block, outer, cell)
+        if para.items:
+            _emit_items(builder, para, page, block, outer, cell)
 
 
 def _emit_table(builder: DocumentBuilder, data: TableData, page: Optional[int],
                 outer: Optional[Table], outer_cell: Optional[list[int]]) -> None:
-    cells = [Cell(row=c.row, col=c.col, row_span=c.row_span, col_span=c.col_span, page=page,
-                  text="\n".join(p.text.strip() for p in c.paras if p.text.strip()))
-             for c in data.cells]
+    cells = [Cell(c.row, c.col, _joined(c.paras), c.row_span, c.col_span, page) for c in data.cells]
     table = builder.add_table(data.rows, data.cols, cells, page=page,
                               parent_block=outer.block if outer else None,
                               parent_table=outer.id if outer else None, parent_cell=outer_cell)
@@ -61,4 +63,12 @@ def _emit_table(builder: DocumentBuilder, data: TableData, page: Optional[int],
         _emit_box(builder, caption, page, table.block, outer, outer_cell)
     for c in data.cells:
         for para in c.paras:
-            _emit_items(builder, para, table.block, table, [c.row, c.col])
+            if para.items:
+                _emit_items(builder, para, page, table.block, table, [c.row, c.col])
+
+
+def _joined(paras: list[Para]) -> str:
+    """The paragraphs' stripped texts, the empty ones left out, one per line."""
+    if len(paras) == 1:
+        return paras[0].text.strip()
+    return "\n".join([text for text in [p.text.strip() for p in paras] if text])

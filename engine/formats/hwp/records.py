@@ -29,67 +29,91 @@ MAX_RECORDS = 2_000_000   # per stream; a real section has far fewer
 _DWORD = struct.Struct("<I")
 
 
-class Record:
-    """One record: its tag, level, payload and the records nested under it."""
-
-    __slots__ = ("tag", "level", "data", "children")
-
-    def __init__(self, tag: int, level: int, data: bytes):
-        self.tag = tag
-        self.level = level
-        self.data = data
-        self.children: list[Record] = []
-
-
 class RecordStream:
-    """The record tree of one stream, keeping only the tags asked for.
+    """The records of one stream that have a kept tag, flat in stream order.
 
-    ``roots`` are the top-level records; ``truncated`` is set when the
-    stream ends inside a record (what came before is kept).
+    Record ``i`` has ``tags[i]``, its payload at ``data[starts[i]:stops[i]]``
+    and ``after[i]``, the index just past its subtree: its children are
+    ``i + 1``, then ``after[i + 1]`` … while below ``after[i]``. Lists of ints
+    instead of an object (and a child list) per record: the read makes far
+    fewer objects. ``truncated`` is set when the stream ends inside a record
+    (what came before is kept). PARA_LINE_SEG is kept at level 1 only (the
+    top-level paragraphs' lines); one at another level still ends the
+    subtrees at its level.
     """
 
     def __init__(self, data: bytes, keep: frozenset[int] = BODY_TAGS):
-        self.roots: list[Record] = []
+        self.data = data
+        self.tags: list[int] = []
+        self.starts: list[int] = []
+        self.stops: list[int] = []
+        self.after: list[int] = []
         self.truncated = False
-        self._read(data, keep)
+        self._read(keep)
 
-    def _read(self, data: bytes, keep: frozenset[int]) -> None:
+    def _read(self, keep: frozenset[int]) -> None:
+        data = self.data
         unpack = _DWORD.unpack_from
+        tags, starts, stops, after = self.tags, self.starts, self.stops, self.after
+        levels: list[int] = []
+        open_: list[int] = []   # the records whose subtree is still open, outermost first
+        top = -1                # the innermost open record's level (-1: none)
         end = len(data)
-        pos = count = 0
-        stack: list[Record] = []
-        roots = self.roots
+        pos = 0
         try:
-            while pos < end and count < MAX_RECORDS:
+            for _ in range(MAX_RECORDS):
+                if pos >= end:
+                    break
                 head = unpack(data, pos)[0]
                 pos += 4
                 size = head >> 20
                 if size == 0xFFF:
                     size = unpack(data, pos)[0]
                     pos += 4
-                count += 1
                 tag = head & 0x3FF
                 if tag in keep:
                     level = (head >> 10) & 0x3FF
                     if pos + size > end:
                         break
-                    while stack and stack[-1].level >= level:
-                        stack.pop()
+                    here = len(tags)
+                    while top >= level:   # this record ends the subtrees at its level or deeper
+                        after[open_.pop()] = here
+                        top = levels[open_[-1]] if open_ else -1
                     if tag != PARA_LINE_SEG or level == 1:
-                        rec = Record(tag, level, data[pos:pos + size])
-                        (stack[-1].children if stack else roots).append(rec)
-                        stack.append(rec)
+                        open_.append(here)
+                        top = level
+                        tags.append(tag)
+                        levels.append(level)
+                        starts.append(pos)
+                        stops.append(pos + size)
+                        after.append(0)
                 pos += size
         except struct.error:   # a header cut by the end of the stream
             pass
+        for index in open_:
+            after[index] = len(tags)
         self.truncated = pos != end
 
-    def records(self) -> list[Record]:
-        """Every kept record in stream order (depth first)."""
-        out: list[Record] = []
-        pending = list(reversed(self.roots))
-        while pending:
-            rec = pending.pop()
-            out.append(rec)
-            pending.extend(reversed(rec.children))
+    def payload(self, i: int) -> bytes:
+        """The payload bytes of record ``i``."""
+        return self.data[self.starts[i]:self.stops[i]]
+
+    def children(self, i: int) -> list[int]:
+        """The records nested right under record ``i``."""
+        out = []
+        after = self.after
+        child, end = i + 1, after[i]
+        while child < end:
+            out.append(child)
+            child = after[child]
+        return out
+
+    def roots(self) -> list[int]:
+        """The top-level records."""
+        out = []
+        after = self.after
+        child = 0
+        while child < len(after):
+            out.append(child)
+            child = after[child]
         return out

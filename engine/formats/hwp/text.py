@@ -15,15 +15,21 @@ CHAR_CONTROLS = frozenset({0, 10, 13, 24, 25, 26, 27, 28, 29, 30, 31})
 # tab, line break, a table or drawing standing inside the text, hyphen, the two fixed spaces
 _VISIBLE = {9: "\t", 10: "\n", 11: " ", 24: "-", 30: " ", 31: " "}
 _CONTROL = re.compile(rb"[\x00-\x1f]\x00")
+# A code unit below 32 decodes to a character below 32 and nothing else does (a surrogate without
+# its pair becomes U+FFFD), so the decoded text tells whether there are controls; isprintable()
+# (C, no regex) answers most texts, whose characters are all printable.
+_CONTROL_CHAR = re.compile("[\x00-\x1f]")
 _utf16 = codecs.utf_16_le_decode   # 3× faster than bytes.decode, which looks the codec up per call
 
 
 def decode_para_text(data: bytes) -> str:
     """The readable text of a PARA_TEXT payload, controls removed or replaced."""
     end = len(data) - len(data) % 2
+    if data[end - 2:end] == b"\r\x00":   # the common case: text without controls, then the end mark
+        text = _utf16(data[:end - 2], "replace", True)[0]
+        if text.isprintable() or _CONTROL_CHAR.search(text) is None:
+            return text
     search = _CONTROL.search
-    if data[end - 2:end] == b"\r\x00" and search(data, 0, end - 2) is None:
-        return _utf16(data[:end - 2], "replace", True)[0]   # the common case: text, then the end mark
     out: list[str] = []
     pos = 0
     while pos < end:
