@@ -1,19 +1,25 @@
 """Extractive answers: one or two lines quoted from the tenant's documents, each with its citation (seed /answer).
 
-The candidates are the top search hits and the other chunks of the first
+The candidates are the top ``SEARCH_HITS`` search hits (the engine often ranks
+the right chunk below the first five) and the other chunks of the first
 documents they come from, cut into lines (sentences, list items, table rows).
 Each line is scored by how much of the question's weighted terms it holds:
-the line itself counts fully; its file name, title, heading path and table
-header, the lines just before it and the rest of its chunk count in part. A
-term's weight is higher the fewer candidate lines hold it. The line earns a
-bonus when it holds the kind of answer the question asks for
-(engine.question_cues: a date for 언제, an amount for 얼마 …) and loses for
-missing a number the question names, for only echoing the question (a
-heading, an empty form field) and for length. When no line scores enough the
-answer is refused (``NO_EVIDENCE``); with no hits at all it is ``NO_MATCH`` —
-never an empty or invented answer. Citations quote the line exactly as the
-chunk has it and narrow the anchors to the blocks or table cells the quote
-comes from. bench/answers.py measures all of this on the shared corpus.
+the line itself counts fully; its file name, title, heading path, table
+caption and header, the lines just before it, the rest of its chunk and the
+way its document names itself (file name, title, opening lines) count in
+part. A term's weight is higher the fewer candidate lines hold it; words for
+the document itself ("파일", "본문") weigh little, and a question word that
+names the kind of answer ("원인", "날짜") counts as found when the line holds
+that kind. The line earns a bonus when it holds the kind of answer the
+question asks for (engine.question_cues: a date for 언제, an amount for 얼마 …),
+more as a form field whose label names it ("제출장소: 강북구청 …"), and loses
+for missing a number the question names, for only echoing the question (a
+heading, an empty form field) and for length. When no line scores
+``THRESHOLD`` the answer is refused (``NO_EVIDENCE``); with no hits at all it
+is ``NO_MATCH`` — never an empty or invented answer. Citations quote the line
+exactly as the chunk has it and narrow the anchors to the blocks or table
+cells the quote comes from. bench/answers.py measures all of this on the
+shared corpus.
 """
 from __future__ import annotations
 
@@ -29,14 +35,15 @@ from openpyxl.utils.cell import get_column_letter, range_boundaries
 from engine import wording
 from engine.chunking import clean_text
 from engine.model import Document, Table
-from engine.question_cues import Question, Term, analyze, cue_weight
+from engine.question_cues import Question, Term, analyze, cue_weight, field_weight, strong_cues
 from engine.revisions import revisions_for_text
 
 MAX_LINES = 2
+SEARCH_HITS = 20            # hits looked at; only the first ``limit`` of them earn the rank bonus
 # Besides the hits, every chunk of the first documents they come from is a candidate: the
 # search finds the right document far more often than the right chunk.
 EXPAND_DOCUMENTS = 2
-# Credit for a term found outside the line: in its file name, title, headings or table header …
+# Credit for a term found outside the line: in its file name, title, headings, table caption or header …
 CONTEXT_CREDIT = 0.7
 # … in the lines just before it (a heading, a lead-in) …
 NEAR_CREDIT = 0.6
@@ -45,6 +52,12 @@ NEAR_LINES = 2
 # earns this share of the credit.
 CHUNK_CREDIT = 0.35
 PART_CREDIT = 0.6
+# … and in how its document names itself: file name, title, opening lines (a question names
+# the document it asks about: "C반 기말고사 성적표에서 …").
+DOC_CREDIT = 0.5
+HEAD_CHARS = 300
+CAPTION_CHARS = 80          # a table's caption: the line before it, when it is this short
+GENERIC_WEIGHT = 0.3        # a word for the document itself ("파일", "본문") counts this much
 ABSENT_WEIGHT = 0.6         # a question word no candidate holds anywhere (a paraphrase) counts this much
 ECHO_PENALTY = 0.2          # a line that only repeats the question's words (a heading) or is a blank
 ECHO_CHARS = 4              # form field has fewer letters than this besides them and its labels
@@ -53,7 +66,9 @@ NUMBER_PENALTY = 0.2        # per number of the question ("12월", "2020년") mi
 RANK_BONUS = 0.05           # the first search hit's lines get this much more than the last's
 LONG_LINE = 250             # lines longer than this lose a little …
 LONG_PENALTY = 0.1          # … up to this much at twice that length
-THRESHOLD = 0.565           # the best line must score this much to be an answer
+# The best line must score this much to be an answer: midway between the best line of a
+# question the corpus does not answer (0.56) and the worst right answer (0.62) in the bench.
+THRESHOLD = 0.59
 SECOND_GAP = 0.04           # a second line must score within this of the first
 WRAPPED_EXTRACTORS = ("pymupdf", "ocr")   # their text breaks lines where the page did …
 WRAP_SHARE = 0.7            # … and a line this long against the chunk's longest was wrapped
@@ -79,6 +94,7 @@ class Line:
     rank: int
     flat: str           # the normalised text (see _flat)
     context: str        # normalised file name, title, headings and table header
+    shared: str         # the part of it every line of the document or table shares: file name, title, header
     header: str         # the first row of its table (table chunks only)
     near: str           # the normalised lines just before it in the chunk
     chunk: str          # the normalised text of the whole chunk
@@ -91,16 +107,19 @@ class Line:
 
 
 def answer(tenant, question: str, limit: int = 5, principal: Optional[str] = None) -> dict:
-    """Answer ``question`` from ``tenant``'s documents with quoted, cited lines (see module doc)."""
-    found = tenant.search(question, limit=limit, principal=principal)
+    """Answer ``question`` from ``tenant``'s documents with quoted, cited lines (see module doc).
+
+    ``SEARCH_HITS`` hits (at least ``limit``) are looked at; the first ``limit`` earn the rank bonus."""
+    found = tenant.search(question, limit=max(limit, SEARCH_HITS), principal=principal)
     documents = _Documents(tenant)
     result = {"tenant": found["tenant"], "question": question, "answered": False, "reason": None,
               "reason_text": None, "skipped": found["skipped"],
               "made_by": wording.answer_text("made_by"), "text": "", "lines": [], "citations": []}
     if not found["hits"]:
         return _refused(result, "NO_MATCH")
-    hits = found["hits"] + documents.more_chunks(found["hits"])
-    chosen = choose_lines(analyze(question), hits, ranked=len(found["hits"]))
+    hits = [documents.captioned(hit) for hit in found["hits"] + documents.more_chunks(found["hits"])]
+    heads = {hit["filename"]: documents.head(hit["filename"]) for hit in hits}
+    chosen = choose_lines(analyze(question), hits, ranked=min(limit, len(found["hits"])), heads=heads)
     if not chosen:
         return _refused(result, "NO_EVIDENCE")
     for n, line in enumerate(chosen, 1):
@@ -111,19 +130,24 @@ def answer(tenant, question: str, limit: int = 5, principal: Optional[str] = Non
     return result
 
 
-def choose_lines(question: Question, hits: list[dict], ranked: Optional[int] = None) -> list[Line]:
+def choose_lines(question: Question, hits: list[dict], ranked: Optional[int] = None,
+                 heads: Optional[dict[str, str]] = None) -> list[Line]:
     """The one or two best lines of ``hits`` for ``question``; empty when none scores enough.
 
     The first ``ranked`` hits (all by default) are search results in engine order; the rest are
-    other chunks of their documents, which get no rank bonus.
+    further hits and other chunks of their documents, which get no rank bonus. ``heads`` maps a
+    file name to how its document names itself (``_Documents.head``); a term found there earns
+    ``DOC_CREDIT`` for every line of that document.
     """
     ranked = len(hits) if ranked is None else ranked
     lines = [line for rank, hit in enumerate(hits) for line in _lines(hit, min(rank, ranked), ranked)]
     if not lines:
         return []
     weights = _weights(question.terms, lines)
+    in_head = {(name, term.text): DOC_CREDIT * _credit(term, _flat(text))
+               for name, text in (heads or {}).items() for term in question.terms}
     for line in lines:
-        line.score = _score(question, weights, line, ranked)
+        line.score = _score(question, weights, line, ranked, in_head)
     order = sorted(lines, key=lambda l: -l.score)
     best = order[0]
     if best.score < THRESHOLD:
@@ -169,14 +193,15 @@ def _unwrap(rows: list[str]) -> list[str]:
 # ---- scoring ---------------------------------------------------------------------------
 def _lines(hit: dict, rank: int, total: int) -> list[Line]:
     rows = hit["text"].split("\n")
-    header = rows[0] if hit.get("kind") == "table" and len(rows) > 1 else ""
-    context = _flat(" ".join([hit.get("filename") or "", *(hit.get("path") or []),
-                              *(hit.get("outline") or []), header]))
+    table = hit.get("kind") == "table" and len(rows) > 1
+    header = " ".join([hit.get("caption") or "", rows[0]]).strip() if table else ""
+    shared = _flat(" ".join([hit.get("filename") or "", *(hit.get("path") or []), header]))
+    context = shared + _flat(" ".join(hit.get("outline") or []))
     chunk = _flat(hit["text"])
     wrapped = any(x in WRAPPED_EXTRACTORS for x in hit.get("extractors") or [])
     texts = split_lines(hit["text"], wrapped)
     flats = [_flat(text) for text in texts]
-    return [Line(text, hit, rank, flat, context, header, "".join(flats[max(0, i - NEAR_LINES):i]), chunk)
+    return [Line(text, hit, rank, flat, context, shared, header, "".join(flats[max(0, i - NEAR_LINES):i]), chunk)
             for i, (text, flat) in enumerate(zip(texts, flats))]
 
 
@@ -216,6 +241,8 @@ def _weights(terms: list[Term], lines: list[Line]) -> dict[str, float]:
         out[term.text] = math.log(1 + n / (1 + df))
         if df == 0 and not any(_credit(term, line.chunk + line.context) for line in lines):
             out[term.text] *= ABSENT_WEIGHT
+        if term.generic:
+            out[term.text] *= GENERIC_WEIGHT
     return out
 
 
@@ -235,22 +262,29 @@ def _number_near(term: Term, text: str) -> bool:
     return False
 
 
-def _score(question: Question, weights: dict[str, float], line: Line, hits: int) -> float:
+def _score(question: Question, weights: dict[str, float], line: Line, hits: int,
+           in_head: dict[tuple[str, str], float]) -> float:
     total = sum(weights.values())
     coverage = 0.0
+    strong = strong_cues(question, line.text, line.header)
     for term in question.terms:
         in_context = CONTEXT_CREDIT * _credit(term, line.context)
-        here = _credit(term, line.flat) if in_context < CONTEXT_CREDIT else 0.0
+        # a line repeating the document's title or its table's header (the title line, the header
+        # row) gains nothing by it; one repeating its section heading does
+        here = _credit(term, line.flat) if _credit(term, line.shared) < 1.0 else 0.0
         credit = max(here, NEAR_CREDIT * _credit(term, line.near), in_context,
-                     CHUNK_CREDIT * _credit(term, line.chunk))
+                     CHUNK_CREDIT * _credit(term, line.chunk),
+                     in_head.get((line.hit["filename"], term.text), 0.0),
+                     1.0 if term.asks in strong else 0.0)   # "원인" and a line saying why
         coverage += weights[term.text] * credit
     score = coverage / total if total else 0.0
     around = line.flat + line.near + line.context
     for term in question.terms:
         if term.number and not _number_near(term, around):
             score -= NUMBER_PENALTY
-    score += cue_weight(question, line.text, line.header)
-    if _echoes(question, line):
+    # a form field's label counts as much as the line covers the question (not for a stray "일시:")
+    score += cue_weight(question, line.text, line.header) + field_weight(question, line.text) * max(0.0, score)
+    if "quote" not in question.cues and _echoes(question, line):
         score -= ECHO_PENALTY
     if "ocr" in (line.hit.get("extractors") or []):
         score -= OCR_PENALTY
@@ -297,6 +331,24 @@ class _Documents:
         if filename not in self._chunks:
             self._chunks[filename] = self.tenant.chunks(filename)
         return self._chunks[filename]
+
+    def head(self, filename: str) -> str:
+        """How a document names itself: its file name, title and opening text."""
+        doc = self.tenant.document(filename)
+        title = doc.structure.title if doc is not None else None
+        opening = "\n".join(c.text for c in self.chunks(filename))[:HEAD_CHARS]
+        return "\n".join([filename, title or "", opening])
+
+    def captioned(self, hit: dict) -> dict:
+        """A table hit with its caption: the short last line of the text just before the table
+        ("< 국가별 동향(억 달러, %) >"), which names what its cells are."""
+        if hit.get("kind") != "table":
+            return hit
+        chunks = self.chunks(hit["filename"])
+        at = next((i for i, c in enumerate(chunks) if c.id == hit["chunk_id"]), 0)
+        before = chunks[at - 1] if at > 0 and chunks[at - 1].kind != "table" else None
+        last = before.text.strip().rpartition("\n")[2] if before is not None else ""
+        return {**hit, "caption": last} if 0 < len(last) <= CAPTION_CHARS else hit
 
     def get(self, filename: str, chunk_id: str):
         """(Document or None, Chunk or None)."""

@@ -7,10 +7,14 @@ shared Kiwi of engine.analyzer) and *cues*: the kinds of answer its question
 words ask for. ``CUES`` maps each kind to the question words that ask for it
 and to the line patterns that hold such an answer (a date, an amount, an
 organisation, a definition …); ``line_cues`` tells which of them a line has
-and ``cue_weight`` what they are worth. A few common question words get the
-words documents use instead (``PARAPHRASES``: 질문 → 질의, 열리다 → 개최),
-and the noun after 어느/어떤 that only names the kind of answer ("어느
-부서") is not looked for.
+and ``cue_weight`` what they are worth; ``field_weight`` what a form field
+("행사일시: 2023. 10. 21.") is worth when its label names the question's words
+or the kind of answer and its value holds that kind. A few common question
+words get the words documents use instead (``PARAPHRASES``: 질문 → 질의,
+열리다 → 개최); the noun after 어느/어떤 that only names the kind of answer
+("어느 부서") is not looked for; words for the document itself ("파일",
+"본문": ``GENERIC_WORDS``) are marked to weigh little; and a term that is
+itself a question word of a cue ("원인", "날짜") is marked with it (``asks``).
 """
 from __future__ import annotations
 
@@ -34,6 +38,16 @@ PARAPHRASES: dict[str, tuple[str, ...]] = {
     "질문": ("질의", "문의"), "문의": ("질의",), "예산": ("사업비", "사업금액", "소요예산"),
     "돈": ("금액", "수입"), "열리": ("개최", "행사"), "내": ("제출",), "늘": ("증가", "증감"),
     "줄": ("감소",), "줄어들": ("감소",), "뽑": ("선정",), "받": ("접수",),
+    "편성": ("예산",), "계산": ("산출",), "산정": ("산출",), "작년": ("전년",), "올해": ("금년",),
+}
+# Words naming the document or its parts ("예제 파일 본문에는"): looked for, but worth little.
+GENERIC_WORDS = frozenset("문서 파일 자료 본문 문장 항목 부분".split())
+# Question nouns that name the kind of answer ("원인을 어떻게 보나요"): a line holding that kind of
+# answer holds them (see ``Term.asks``).
+KIND_WORDS = {
+    **dict.fromkeys(("원인", "이유", "까닭"), "why"), **dict.fromkeys(("날짜", "일자", "일시", "기한", "시기"), "when"),
+    **dict.fromkeys(("금액", "액수", "비율", "총액"), "amount"), **dict.fromkeys(("조항", "법령", "근거"), "law"),
+    **dict.fromkeys(("장소", "위치"), "where"), **dict.fromkeys(("정의", "뜻", "의미"), "define"),
 }
 # After 어느/어떤/무슨 these name the kind of answer asked for ("어느 부서"), not a word to look for.
 ANSWER_KINDS = frozenset("기관 부서 곳 업체 회사 단체 팀 과 장소 지역 나라 사람 분".split())
@@ -49,7 +63,8 @@ _SOME_TIME = (r"\d{4}\s*년\s*\d{1,2}\s*월|\d{1,2}\s*:\s*\d{2}|[(（][월화수
 # in a table cell; then any other number of three or more characters.
 _UNIT_AMOUNT = (r"[0-9][0-9,.]*\s*[십백천만억조]*\s*(원|달러|불|%|퍼센트|명|건|대|개|곳|쪽|페이지|회|점|초|분"
                 r"|시간|배|편|인치|바이트|톤|㎡|km)|[0-9]\s*[만억조]|[￦₩$]\s*[0-9]"
-                r"|[0-9]{1,3}(,[0-9]{3})+|[0-9]+\.[0-9]+|(^|\|)\s*[(△-]?[0-9][0-9,.]*\)?\s*(\||$)")
+                r"|[0-9]{1,3}(,[0-9]{3})+|[0-9]+\.[0-9]+|(^|\|)\s*[(△-]?[0-9][0-9,.]*\)?\s*(\||$)"
+                r"|(?<![0-9’‘'`])[0-9]{1,3}\s*(개월|년간|일간|주간|년(?![0-9도]))")   # a span: "1년", "24개월"
 _BARE_NUMBER = r"[0-9][0-9,.]{2,}"
 
 
@@ -60,6 +75,8 @@ class Cue:
     A line matching ``strong`` earns ``weight``; one matching only ``weak``
     earns half of it (a full date against a month or a clock time, a number
     with its unit against a bare number); one matching neither loses ``missing``.
+    ``labels`` are the words a form field's label uses for this kind of answer
+    ("행사일시:", "제출장소:", "사업금액:").
     """
 
     name: str
@@ -68,25 +85,35 @@ class Cue:
     weak: re.Pattern
     weight: float
     missing: float
+    labels: re.Pattern
 
 
-def _cue(name: str, asked_by: str, strong: str, weak: str, weight: float, missing: float = 0.0) -> Cue:
-    return Cue(name, re.compile(asked_by), re.compile(strong), re.compile(weak), weight, missing)
+def _cue(name: str, asked_by: str, strong: str, weak: str, weight: float, missing: float = 0.0,
+         labels: str = r"(?!)") -> Cue:   # (?!) matches nothing
+    return Cue(name, re.compile(asked_by), re.compile(strong), re.compile(weak), weight, missing,
+               re.compile(labels))
 
 
 NEVER = r"(?!)"   # a pattern that matches nothing
 CUES: tuple[Cue, ...] = (
-    _cue("when", r"언제|며칠|몇\s*시|몇\s*일|기한|날짜|일자|일시|시기|마감", _FULL_DATE, _SOME_TIME, 0.15, 0.1),
-    _cue("amount", r"얼마|몇|금액|액수|비율|규모|수치|퍼센트|총액", _UNIT_AMOUNT, _BARE_NUMBER, 0.12, 0.1),
+    _cue("when", r"언제|며칠|몇\s*시|몇\s*일|기한|날짜|일자|일시|시기|마감", _FULL_DATE, _SOME_TIME, 0.15, 0.1,
+         labels=r"일시|기간|일자|날짜|기한|시기|일정|마감|시점|시각|일$"),
+    _cue("amount", r"얼마|몇|금액|액수|비율|규모|수치|퍼센트|총액", _UNIT_AMOUNT, _BARE_NUMBER, 0.12, 0.1,
+         labels=r"금액|예산|비용|사업비|단가|가격|액$|수$|규모|비율|률$|율$"),
     _cue("who", r"누구|누가|어느\s*(기관|부서|곳|업체|회사|단체|팀|과)|소속|담당|주관|발주|문의",
-         r"귀하|담당자?\s*:|소속|사무관|주무관|과장|국장|장관|교수|대표|[가-힣]{2,}(부|처|청|과|팀|실|국|단)(\b|\s)"
+         r"귀하|담당자?\s*:|소속|사무관|주무관|과장|국장|장관|교수|대표|책임자|관리자|대리인|\bpm\b"
+         r"|[가-힣]{2,}(부|처|청|과|팀|실|국|단)(\b|\s)"
          r"|기관|센터|공사|공단|대학교|위원회|재단|협회|연구원",
-         r"담당|문의|주관|발주|수신|작성|저자|부서", 0.1, 0.05),
+         r"담당|문의|주관|발주|수신|작성|저자|부서", 0.1, 0.05,
+         labels=r"담당|부서|기관|문의|주관|발주|성명|소속|작성자|대표|수신|발신|저자|제출처|접수처|장소"),
     _cue("where", r"어디|어느\s*(곳|장소|지역|나라)|장소|위치",
-         r"장소|위치|주소|출처|[가-힣]+(시|군|구|동|읍|면|실|센터|청사|홀)(\b|\s)", r"에서|지역", 0.08, 0.05),
+         r"장소|위치|주소|출처|[가-힣]+(시|군|구|동|읍|면|실|센터|청사|홀)(\b|\s)", r"에서|지역", 0.08, 0.05,
+         labels=r"장소|위치|주소|출처|소재지|제출처"),
     _cue("define", r"정의|뜻|의미|가리키|이란|란\s*\?|어떤\s*(곳|사람|것)|무엇을\s*위한",
          r"라\s*함은|이란|[가-힣)”\"]란\s|말한다|말함|정의|의미한다|뜻한다|:\s*\S", r"말하는|위한|위해서|기능", 0.15),
     _cue("what", r"무엇|뭐|뭔|무슨|어떤", NEVER, r":\s*\S|위한|위해서|기능", 0.08),
+    # the words themselves are asked for ("뭐라고 적혀 있나요"): a line may be made of the question's words
+    _cue("quote", r"뭐라고|무엇이라고|어떤\s*(문장|문구|말)|적혀|쓰여", NEVER, NEVER, 0.0),
     _cue("why", r"왜|이유|원인|까닭|어떻게\s*보", r"때문|영향|결과|풀이|원인|이유|인해", r"따른|위해", 0.1),
     _cue("law", r"조항|법령|법률|근거|규정", r"제\s*\d+\s*조|【", r"법\s*제|법령|법률|시행령|시행규칙", 0.15),
     _cue("yesno", r"(나요|까요|는지|가요|습니까|ㄹ까)\s*\?*\s*$",
@@ -106,6 +133,8 @@ class Term:
     parts: list[str] = field(default_factory=list)
     number: bool = False
     alternatives: tuple[str, ...] = ()     # the words documents use instead (PARAPHRASES)
+    generic: bool = False                  # a word for the document itself (GENERIC_WORDS)
+    asks: str | None = None                # the cue this word itself asks for ("원인" → why, "날짜" → when)
 
 
 @dataclass
@@ -134,6 +163,8 @@ def analyze(question: str) -> Question:
     for quoted in _QUOTED.findall(question):
         if quoted.lower() not in known:
             terms.append(Term(quoted.lower(), [t.text for t in question_terms(quoted)]))
+    for term in terms:
+        term.asks = KIND_WORDS.get(term.text) if KIND_WORDS.get(term.text) in cues else None
     return Question(question, terms, cues, unit)
 
 
@@ -144,10 +175,11 @@ def question_terms(text: str, tokens=None) -> list[Term]:
     current: list = []
     last_end = -1
     previous = None
-    for tok in tokens:
+    for tok, after in zip(tokens, [*tokens[1:], None]):
         kind = previous in _WHICH and tok.form in ANSWER_KINDS
         previous = tok.form
-        noun = not kind and (tok.tag.startswith(NOUN_TAGS) or (tok.tag in SYMBOL_TAGS and _alone(text, tok)))
+        noun = not kind and (tok.tag.startswith(NOUN_TAGS) or (tok.tag in SYMBOL_TAGS and _alone(text, tok))
+                             or _glued_determiner(tok, after))
         joiner = tok.tag in JOIN_TAGS and current and tok.start == last_end
         if (noun or joiner) and (not current or tok.start == last_end):
             current.append(tok)
@@ -174,8 +206,16 @@ def question_terms(text: str, tokens=None) -> list[Term]:
         parts = [t.form.lower() for t in run
                  if t.tag not in JOIN_TAGS and (len(t.form) >= 2 or t.tag == "SN")
                  and t.form not in QUESTION_WORDS]
-        out.append(Term(term, parts if parts != [term] else [], number, PARAPHRASES.get(term, ())))
+        out.append(Term(term, parts if parts != [term] else [], number, PARAPHRASES.get(term, ()),
+                        term in GENERIC_WORDS))
     return out
+
+
+def _glued_determiner(tok, after) -> bool:
+    """A determiner written together with the noun after it is a misread noun ("각주" as 각 + 주):
+    Korean spaces a real one ("각 기관", "두 번")."""
+    return (tok.tag == "MM" and tok.form not in QUESTION_WORDS and after is not None
+            and after.start == tok.start + tok.len and after.tag in ("NNG", "NNP"))
 
 
 def _alone(text: str, tok) -> bool:
@@ -197,14 +237,48 @@ def cue_weight(question: Question, line: str, header: str = "") -> float:
     return min(sum(found.values()), MAX_CUE_WEIGHT)
 
 
+FIELD_TERM = 0.1      # a form field whose label holds a word of the question ("행사일시" for 열리다 → 행사) …
+FIELD_KIND = 0.05     # … or names the kind of answer asked ("일시" for 언제), with an answer of that kind after it
+LABEL_CHARS = 12
+# A form field: a short label, a colon, a value ("제출장소: 강북구청 문화관광체육과", "2) 일 시 : 10. 21.").
+_FIELD = re.compile(r"^[^\w(]*(\(?[0-9]{1,2}[.)]|[가-하][.)])?\s*(?P<label>[^:：|]{1,30}?)\s*[:：]\s*(?P<value>\S.*)$")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def field_weight(question: Question, line: str) -> float:
+    """What ``line`` is worth as a form field answering ``question``: its label names the question's
+    words or the kind of answer asked, and its value holds an answer of that kind."""
+    label, value = _field(line)
+    if not label or len(label) > LABEL_CHARS or not _LETTER.search(label):
+        return 0.0
+    answered = [cue for cue in map(_CUE_BY_NAME.get, question.cues)
+                if cue.name in ("what", "define") or cue.strong.search(value) or cue.weak.search(value)]
+    if not answered:
+        return 0.0
+    weight = 0.0
+    if any(word in label for term in question.terms if not term.generic
+           for word in (term.text, *term.alternatives, *term.parts)):
+        weight += FIELD_TERM
+    if any(cue.labels.search(label) for cue in answered):
+        weight += FIELD_KIND
+    return weight
+
+
+def _field(line: str) -> tuple[str, str]:
+    """(label without spaces, value) of a form field — "label: value", or a table row of two cells
+    "label | value" — else ("", "")."""
+    cells = line.split(" | ")
+    if len(cells) == 2 and cells[1].strip():
+        return re.sub(r"\s+", "", cells[0]).lower(), cells[1]
+    found = _FIELD.match(line)
+    return (re.sub(r"\s+", "", found["label"]).lower(), found["value"]) if found else ("", "")
+
+
 def line_cues(question: Question, line: str, header: str = "") -> dict[str, float]:
     """The cues of ``question`` that ``line`` holds beyond the question's own words, with what each is
     worth ("unit": a number with the counter asked for, or under a table header naming it).
     Letter-spaced words ("귀 하") count too."""
-    rest = line.lower()
-    for term in question.terms:
-        for word in (term.text, *term.parts):
-            rest = rest.replace(word, " ")
+    rest = _without_terms(question, line)
     variants = (rest, re.sub(r"\s+", "", rest))
     found = {}
     for name in question.cues:
@@ -218,3 +292,20 @@ def line_cues(question: Question, line: str, header: str = "") -> dict[str, floa
             re.search(rf"[0-9]\s*{unit}", line) or (re.search(unit, header) and re.search(r"[0-9]", line))):
         found["unit"] = UNIT_WEIGHT
     return found
+
+
+def _without_terms(question: Question, line: str) -> str:
+    """``line`` without the question's own words; a number goes with the counter of a number the
+    question names ("1분기" when the question says "3분기": another quarter, not an amount)."""
+    rest = line.lower()
+    for term in question.terms:
+        for word in (term.text, *term.parts):
+            counted = r"([0-9][0-9.,]*\s*)?" if term.number and not word[:1].isdigit() else ""
+            rest = re.sub(counted + re.escape(word), " ", rest)
+    return rest
+
+
+def strong_cues(question: Question, line: str, header: str = "") -> set[str]:
+    """The cues of ``question`` that ``line`` holds in full (a whole date, a number with its unit …)."""
+    return {name for name, worth in line_cues(question, line, header).items()
+            if name in _CUE_BY_NAME and worth == _CUE_BY_NAME[name].weight}

@@ -3,7 +3,9 @@
 An official letter (공문) carries labelled fields — 「수신」, 「(경유)」, 「제목」,
 「수신자」, 「시행 국제협력총괄과-174 (2023. 1. 10.)」 — the agency's name above
 「수신」 and the sender's signature (「…장관」, 「…장」) at the end; 질의회신 forms
-carry 「[ 문서번호 ]」 and 「[ 제 목 ]」 cells. Values are read only from those
+carry 「[ 문서번호 ]」 and 「[ 제 목 ]」 cells. A 「수신자」 list may wrap over
+several lines; 「붙임  1. 시행공고문 1부.  2. … 끝.」 (or 「첨부」) lists the
+attachments, one item a line or several on one. Values are read only from those
 labels and that layout, as written: a document without them (a press release,
 a 공고) keeps null and [] — nothing is guessed. The title also comes from the
 document's face: the 「제목」 field, a press release's headline under
@@ -46,6 +48,13 @@ DOCUMENT_KINDS = ("공고문", "공고", "제안요청서", "과업지시서", "
 _COVER = re.compile(r"^(?P<title>.{2,100}(" + "|".join(r"\s?".join(k) for k in DOCUMENT_KINDS)
                     + r")(\s*\(안\))?)(?P<rest>\s+.*)?$")
 _YEAR_FIRST = re.compile(r"^\d{4}\s*[.년]")
+# 「붙임」 / 「첨부1 :」 and what follows; items are numbered 「1.」, each may end with its copies 「1부.」
+_ATTACH = re.compile(r"^(붙\s*임|첨\s*부)(?P<n>\d*)\s*(?P<colon>[:：])?\s*(?P<rest>.*)$")
+_ITEM = re.compile(r"(?:^|\s)\d{1,2}\s*[.)]\s+")
+_COPIES = re.compile(r"\d+\s*(부|매|권|장)\b")
+_END = re.compile(r"\s*끝\s*\.?\s*$")
+_SEPARATOR = re.compile(r"[,，、]\s*$")
+LIST_PIECE = 40    # characters: a piece of a wrapped 「수신자」 line longer than this is prose
 
 
 def extract_structure(doc: Document) -> None:
@@ -83,6 +92,7 @@ def extract_structure(doc: Document) -> None:
             s.recipients = _split_names(value)
     s.issuer = (next(iter(values.get("issuer", [])), None) or _letter_issuer(rows, fields)
                 or issuer_in_number)
+    s.attachments = _attachments(rows)
     s.revisions = document_revisions(doc)
 
 
@@ -121,15 +131,38 @@ def _fields(rows: list[list[str]]) -> list[tuple[str, str, int]]:
             if found is None:
                 continue
             label, rest = found
+            last = i       # the row the value ends on
             if not rest and j + 1 < len(row) and _label(row[j + 1]) is None:
                 rest = row[j + 1]
             elif not rest and len(row) == 1 and i + 1 < len(rows) and _label(rows[i + 1][0]) is None:
-                rest = rows[i + 1][0]
+                rest, last = rows[i + 1][0], i + 1
             if LABELS[label] in ("recipient", "title") and i >= ADDRESS_ROWS:
                 continue   # 「수신」, 「제목」 deep in the text are not the letter's own
+            if LABELS[label] == "recipients" and rest and len(rows[last]) == 1:
+                rest = _wrapped_list(rows[last + 1:], rest)
             if LABELS[label]:
                 out.append((LABELS[label], rest, i))
     return out
+
+
+def _wrapped_list(after: list[list[str]], value: str) -> str:
+    """A 「수신자」 list with the lines it wraps onto (``after`` it): a line runs on while the list
+    ends in a comma or an open parenthesis, or when the next line is itself a list of short names."""
+    for row in after:
+        line = row[0]
+        if len(row) > 1 or _label(line) is not None:
+            break
+        open_paren = value.count("(") > value.count(")")
+        if not (_SEPARATOR.search(value) or open_paren or _looks_like_list(line)):
+            break
+        value = f"{value}{'' if open_paren else ' '}{line}"
+    return value
+
+
+def _looks_like_list(line: str) -> bool:
+    pieces = _split_names(line)
+    return (len(pieces) > 1 and all(len(p) <= LIST_PIECE for p in pieces)
+            and not re.search(r"[.다]$", line))
 
 
 def _label(cell: str) -> Optional[tuple[str, str]]:
@@ -155,6 +188,38 @@ def _split_names(value: str) -> list[str]:
             current += ch
     names.append(current)
     return [n.strip() for n in names if n.strip()]
+
+
+def _attachments(rows: list[list[str]]) -> list[str]:
+    """What a letter's 「붙임」 (or 「첨부」) rows list, each item as written without its number and
+    the closing 「끝.」: 「붙임 1. 시행공고문 1부. 2. 신청서 1부. 끝.」 → 「시행공고문 1부」, 「신청서 1부」.
+    A row counts only in that layout (a colon, numbered items, copies or 「끝.」 after the label),
+    so prose that starts with 「붙임 서류를 …」 does not."""
+    items: list[str] = []
+    i = 0
+    while i < len(rows):
+        found = _ATTACH.match(" ".join(rows[i]))
+        rest = found["rest"].strip() if found else ""
+        if not rest or not (found["colon"] or found["n"] or _ITEM.match(rest) or _COPIES.search(rest)
+                            or _END.search(rest)):
+            i += 1
+            continue
+        found_items = _items(_END.sub("", rest))
+        # a numbered list goes on with the next number on the next line: 「2. 신청서 1부.」
+        while (_ITEM.match(rest) and not _END.search(rows[i][-1]) and i + 1 < len(rows)
+               and len(rows[i + 1]) == 1 and _ITEM.match(rows[i + 1][0])
+               and int(re.match(r"\d+", rows[i + 1][0].strip()).group()) == len(found_items) + 1):
+            i += 1
+            found_items += _items(_END.sub("", rows[i][0]))
+        items.extend(found_items)
+        i += 1
+    return items
+
+
+def _items(text: str) -> list[str]:
+    """The items of 「1. 가 1부. 2. 나 1부」 (or of an unnumbered 「가 1부」), without numbers and dots."""
+    pieces = _ITEM.split(text) if _ITEM.match(text) else [text]
+    return [piece.strip().rstrip(".").strip() for piece in pieces if piece.strip(" .")]
 
 
 def _letter_issuer(rows: list[list[str]], fields) -> Optional[str]:

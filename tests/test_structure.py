@@ -50,6 +50,61 @@ def test_official_letter_fields():
     assert s.issuer == "농림축산식품부"
     assert s.recipient == "수신자 참조"
     assert s.recipients == ["한국농어촌공사사장(글로벌농업개발부)", "(사)해외농업자원개발협회장"]
+    assert s.attachments == ["시행공고문 1부"]
+
+
+WRAPPED = [
+    "강북구",
+    "수신  수신자 참조",
+    "제목  가을밤 음악축제 개최 협조 요청",
+    "1. 귀 기관의 무궁한 발전을 기원합니다.",
+    "2. 우리 구에서 개최하는 음악축제를 붙임과 같이 알려 드리니 협조하여 주시기 바랍니다.",
+    "붙임  1. 행사 개최계획 1부.",
+    "2. 교통 통제 구간도 1부.",
+    "3. 협조 요청 사항 1부.  끝.",
+    "4. 이 줄은 다른 목록이다.",
+    "강 북 구 청 장 (직인생략)",
+    "수신자  서울특별시장(문화정책과장), 서울특별시경찰청장(교통안전",
+    "과장), 강북경찰서장, 서울교통공사사장,",
+    "국립4·19민주묘지관리소장",
+    "주무관 이순신  문화관광체육과장 김유신",
+    "시행  문화관광체육과-5210  (2023. 7. 5.)",
+]
+
+
+def test_a_wrapped_recipient_list_and_a_numbered_attachment_list():
+    doc, _ = _doc(WRAPPED)
+    extract_structure(doc)
+    s = doc.structure
+    assert s.recipients == ["서울특별시장(문화정책과장)", "서울특별시경찰청장(교통안전과장)", "강북경찰서장",
+                            "서울교통공사사장", "국립4·19민주묘지관리소장"]
+    assert s.attachments == ["행사 개최계획 1부", "교통 통제 구간도 1부", "협조 요청 사항 1부"]
+    assert (s.doc_number, s.issued_date, s.issuer) == ("문화관광체육과-5210", "2023-07-05", "강북구")
+
+
+@pytest.mark.parametrize("line, items", [
+    ("붙임  1. 시행공고문 1부.  2. 신청서 서식 1부.  끝.", ["시행공고문 1부", "신청서 서식 1부"]),
+    ("붙 임  2024년 운영계획(안) 1부.  끝.", ["2024년 운영계획(안) 1부"]),
+    ("첨부1 : 제안서 평가기준 및 작성양식(별도첨부)", ["제안서 평가기준 및 작성양식(별도첨부)"]),
+    ("붙임 서류를 첨부하여 제출합니다.", []),               # prose, not the attachment field
+    ("[첨부1] 소프트웨어 개발사업의 적정사업기간 종합산정서", []),   # an appendix heading
+])
+def test_attachment_lines(line, items):
+    doc, _ = _doc(["제목  알림", line])
+    extract_structure(doc)
+    assert doc.structure.attachments == items
+
+
+@pytest.mark.parametrize("lines, names", [
+    (["수신자  서울특별시장, 부산광역시장", "1. 관련 근거를 알려 드립니다."], ["서울특별시장", "부산광역시장"]),
+    (["수신자  서울특별시장, 부산광역시장", "강 북 구 청 장 (직인생략)"], ["서울특별시장", "부산광역시장"]),
+    (["수신자", "서울특별시장, 부산광역시장,", "대구광역시장", "강 북 구 청 장 (직인생략)"],
+     ["서울특별시장", "부산광역시장", "대구광역시장"]),            # a name like a signature, after a comma
+])
+def test_a_recipient_list_runs_on_only_while_it_wraps(lines, names):
+    doc, _ = _doc(["수신  수신자 참조", *lines, "시행  총무과-12 (2024. 1. 2.)"])
+    extract_structure(doc)
+    assert doc.structure.recipients == names
 
 
 def test_letter_in_tables_signed_by_the_head():
@@ -113,8 +168,8 @@ def test_plain_text_keeps_nulls():
     extract_structure(doc)
     s = doc.structure
     assert s.title == "애국가"
-    assert (s.doc_number, s.issued_date, s.issuer, s.recipient, s.recipients, s.revisions) == (
-        None, None, None, None, [], [])
+    assert (s.doc_number, s.issued_date, s.issuer, s.recipient, s.recipients, s.attachments, s.revisions) == (
+        None, None, None, None, [], [], [])
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -156,6 +211,19 @@ def test_corpus_rulings(name, number, date, title, issuer):
     s = doc.structure
     assert (s.doc_number, s.issued_date, s.title, s.issuer) == (number, date, title, issuer)
     assert (s.recipient, s.recipients) == (None, [])
+
+
+@requires_corpus
+@pytest.mark.parametrize("name, attached", [
+    ("kwater_디지털플랫폼구축_제안요청서.hwp", ["제안서 평가기준 및 작성양식(별도첨부)"]),   # 「첨부1 : …」
+    ("강북구_419가을밤음악축제_제안요청서.hwpx", []),     # 「… 붙임 서류를 첨부합니다」 only in prose
+    ("nts_국제조세제도과-393.hwp", []),
+])
+def test_corpus_attachments(name, attached):
+    doc = parse_path(str(CORPUS / name))[0]
+    if not doc.readable:
+        pytest.skip(f"{name} not readable yet ({doc.reason})")
+    assert doc.structure.attachments == attached
 
 
 @requires_corpus

@@ -1,0 +1,148 @@
+"""How engine/answer.py chooses a line: form fields, table captions, the document's own name, deeper hits,
+and the question cues behind them (engine/question_cues.py)."""
+from __future__ import annotations
+
+import io
+
+import docx
+import pytest
+
+from engine import answer as answer_module
+from engine.answer import answer, choose_lines
+from engine.question_cues import analyze, field_weight, line_cues, strong_cues
+from engine.tenant import Tenant
+
+
+def _rfp_bytes() -> bytes:
+    """A small request for proposals: prose about submitting, the fields that answer, a captioned table."""
+    document = docx.Document()
+    document.add_heading("가을 음악회 행사대행 용역 제안요청서", level=1)
+    document.add_heading("1. 사업자 선정", level=2)
+    document.add_paragraph("입찰참가자로부터 제안서를 제출받아 평가위원회에서 평가한 뒤 협상 대상자를 선정한다.")
+    document.add_paragraph("제안서 평가위원회는 외부 전문가 위원 7명으로 구성한다.")
+    document.add_heading("2. 제안서 제출", level=2)
+    document.add_paragraph("제출장소: 서초구청 문화체육과")
+    document.add_paragraph("제출일시: 2024. 7. 25.(목) 9:00 ~ 17:00까지")
+    document.add_heading("3. 행사 개요", level=2)
+    document.add_paragraph("용역기간: 계약체결일 ~ 2024. 11. 30.(토)까지")
+    document.add_paragraph("행사일시: 2024. 10. 5.(토) 18:00 ~ 21:00")
+    document.add_paragraph("지난해 음악회에는 모두 4,000명이 다녀갔다.")
+    document.add_paragraph("< 권역별 예상 관객 수(명) >")
+    table = document.add_table(rows=3, cols=3)
+    for row, cells in zip(table.rows, [("구분", "강남권", "강북권"), ("2023년", "1,200", "900"),
+                                        ("2024년", "1,500", "1,100")]):
+        for cell, text in zip(row.cells, cells):
+            cell.text = text
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def tenant(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("rfp") / "을"
+    folder.mkdir()
+    (folder / "제안요청서.docx").write_bytes(_rfp_bytes())
+    t = Tenant(folder, cache_root=tmp_path_factory.mktemp("cache"), workers=1)
+    t.refresh()
+    yield t
+    t.close()
+
+
+def test_a_form_field_naming_the_question_beats_prose_with_the_same_words(tenant):
+    result = answer(tenant, "가을 음악회 제안서는 어느 기관 어느 부서에 제출하나요?")
+    assert result["answered"] is True
+    assert result["lines"][0]["text"] == "제출장소: 서초구청 문화체육과"
+
+
+def test_the_field_whose_label_holds_the_question_word_wins_over_another_date_field(tenant):
+    result = answer(tenant, "가을 음악회는 언제 열리나요?")     # 열리다 → 행사, not 용역기간
+    assert result["lines"][0]["text"] == "행사일시: 2024. 10. 5.(토) 18:00 ~ 21:00"
+
+
+def test_a_table_row_is_found_through_its_caption(tenant):
+    result = answer(tenant, "예상 관객 수 표에서 2024년 강북권은 몇 명인가요?")
+    assert result["answered"] is True
+    first = result["citations"][0]
+    assert "1,100" in first["quote"] and first["quote"].startswith("2024년")
+
+
+def test_the_answer_looks_at_more_hits_than_it_ranks(tenant):
+    class Recording:
+        """The tenant, noting the limits it is searched with."""
+
+        def __init__(self, inner):
+            self.inner, self.limits = inner, []
+
+        def search(self, query, limit, principal=None):
+            self.limits.append(limit)
+            return self.inner.search(query, limit=limit, principal=principal)
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+    recording = Recording(tenant)
+    answer(recording, "가을 음악회는 언제 열리나요?", limit=5)
+    assert recording.limits == [answer_module.SEARCH_HITS]
+
+
+# ---- choose_lines on hits as the search gives them ----------------------------------------
+def _hit(text: str, filename: str, kind: str = "paragraph", **extra) -> dict:
+    return {"chunk_id": "c0001", "doc_id": "sha256:x", "filename": filename, "kind": kind, "text": text,
+            "path": [], "outline": [], "anchors": [], "extractors": ["hwp-native"], **extra}
+
+
+def test_a_caption_names_what_a_table_counts():
+    rows = "구분 | 미국 | 저지\n증감률(%) | (△29.8) | (3,236.4)"
+    question = analyze("국가별 동향 표에서 저지 투자는 몇 % 늘었나요?")
+    hits = [_hit(rows, "가.hwp", "table"), _hit(rows, "나.hwp", "table", caption="< 국가별 동향(억 달러, %) >")]
+    [best, *_] = choose_lines(question, hits)
+    assert best.hit["filename"] == "나.hwp" and best.text.startswith("증감률")
+
+
+def test_the_document_the_question_names_wins_a_tie():
+    row = "개똥이 | 89 | 65 | 78"
+    question = analyze("C반 기말고사에서 개똥이의 수학은 몇 점인가요?")
+    hits = [_hit(f"이름 | 국어 | 영어 | 수학\n{row}", name, "table") for name in ("가.hwpx", "나.hwpx")]
+    heads = {"가.hwpx": "가.hwpx\nB반 중간고사", "나.hwpx": "나.hwpx\nC반 기말고사"}
+    best = choose_lines(question, hits, heads=heads)[0]
+    assert best.hit["filename"] == "나.hwpx" and best.text == row
+    assert choose_lines(question, hits) == []      # without the opening line "C반 기말고사": too little
+
+
+def test_a_quote_question_may_be_answered_by_the_question_words_themselves():
+    hits = [_hit("미주입니다.\n미주 두 번째입니다.", "예제.hwp", "endnote")]
+    [best, *_] = choose_lines(analyze("두 번째 미주에는 뭐라고 적혀 있나요?"), hits)
+    assert best.text == "미주 두 번째입니다."
+    [echo, *_] = choose_lines(analyze("두 번째 미주에는 무엇이 있나요?"), hits)   # the same words, a heading
+    assert best.score - echo.score == pytest.approx(answer_module.ECHO_PENALTY)
+
+
+# ---- question cues ---------------------------------------------------------------------------
+def test_question_terms_mark_document_words_cue_words_and_glued_determiners():
+    terms = {t.text: t for t in analyze("각주·미주 예제 문서에서 두 번째 미주에는 뭐라고 적혀 있나요?").terms}
+    assert {"각주", "미주", "예제", "문서", "두번째"} <= set(terms)      # 각주: 각 (MM) + 주 read as one noun
+    assert terms["문서"].generic and not terms["미주"].generic
+    assert "quote" in analyze("본문에는 어떤 문장이 들어 있나요?").cues
+    why = {t.text: t.asks for t in analyze("투자가 줄어든 원인을 기재부는 어떻게 보고 있나요?").terms}
+    assert why["원인"] == "why" and why["기재부"] is None
+    assert "why" in strong_cues(analyze("투자가 줄어든 원인은?"), "고금리 지속 등의 영향으로 풀이된다.")
+
+
+def test_field_weight_needs_a_label_naming_the_question_and_a_value_of_the_asked_kind():
+    when = analyze("가을 음악회는 언제 열리나요?")
+    assert field_weight(when, "행사일시: 2024. 10. 5.(토) 18:00") == pytest.approx(0.15)   # 행사 + 일시
+    assert field_weight(when, "용역기간: 계약체결일 ~ 2024. 11. 30.까지") == pytest.approx(0.05)  # only the kind
+    assert field_weight(when, "행사장소: 서초구청 앞마당") == 0.0                           # no date after it
+    assert field_weight(when, "행사는 다음과 같이 2024. 10. 5.에 열린다.") == 0.0          # not a field
+    who = analyze("소프트웨어 영향평가 대상사업의 발주기관은 어디인가요?")
+    assert field_weight(who, "발주기관 | 한국수자원공사") > 0                           # a two-cell table row
+
+
+def test_cues_ignore_numbers_counted_like_the_question_and_count_spans():
+    third = analyze("2025년 3분기 해외직접투자액은 얼마였나요?")
+    assert "amount" not in line_cues(third, "1분기 | 2분기 | 3분기 | 4분기")            # quarters, not amounts
+    assert "amount" in line_cues(third, "총투자 | 182.6 | 161.1")
+    span = analyze("하자보수 기간은 얼마나 되나요?")
+    assert "amount" in strong_cues(span, "하자보수기간은 준공검사 완료 후 1년으로 한다.")
+    assert "amount" not in strong_cues(span, "‘24년 하자보수 실적")
