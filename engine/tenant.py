@@ -49,7 +49,7 @@ MAX_LIMIT = 20
 # Warnings that mean "read, but have a look at the original once" (review).
 REVIEW_CODES = frozenset({"LAYOUT_SIDE_BY_SIDE", "TABLE_MAY_BE_SPLIT", "OCR_TEXT",
                           "PAGES_WITHOUT_TEXT", "FORMULA_NOT_CACHED", "TRUNCATED"})
-STRUCTURE_FIELDS = ("title", "doc_number", "issued_date", "issuer", "recipient", "recipients")
+STRUCTURE_FIELDS = ("title", "doc_number", "issued_date", "issuer", "recipient", "recipients", "attachments")
 BATCH_FILES = 25          # commit state + indexes after this many files …
 BATCH_SECONDS = 2.0       # … or this many seconds, whichever comes first
 INDEX_SLICE = 100         # documents per index write when re-syncing a whole group

@@ -95,6 +95,10 @@ def detail_html(entry: dict) -> str:
     shown = " · ".join(f"{e(label)}: {e(value)}" for label, value in fields if value)
     if shown:
         parts.append(shown)
+    for label, items in ((texts.DETAIL_RECIPIENTS, structure.get("recipients")),
+                         (texts.DETAIL_ATTACHMENTS, structure.get("attachments"))):
+        if items:
+            parts.append(f"{e(label)}: {e(', '.join(map(str, items)))}")
     return "<br>".join(parts)
 
 

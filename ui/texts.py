@@ -57,6 +57,8 @@ DETAIL_WHAT = "까닭"
 DETAIL_STEP = "할 일"
 DETAIL_NOTE = "참고"
 DETAIL_RECIPIENT = "수신"
+DETAIL_RECIPIENTS = "수신자"
+DETAIL_ATTACHMENTS = "붙임"
 
 # progress
 PROGRESS = "{folder}: {done}/{total} — {current}"

@@ -193,3 +193,17 @@ def test_a_picture_is_one_page_of_one_point_per_pixel(tmp_path):
     (page,) = render_pages(path, [1], fmt="png")
     assert (page.number, page.width, page.height) == (1, 300.0, 200.0)
     assert page.image.width() == 300
+
+
+def test_document_detail_shows_the_letter_fields_recipients_and_attachments():
+    from ui.documents import detail_html
+    entry = {"filename": "시행문.hwpx", "readable": True, "format": "hwpx", "warnings": [],
+             "structure": {"title": "2026년 시행공고", "doc_number": "국제협력과-174", "issued_date": "2026-01-10",
+                           "issuer": "농림축산식품부", "recipient": "수신자 참조",
+                           "recipients": ["한국농어촌공사사장", "(사)해외농업자원개발협회장"],
+                           "attachments": ["시행공고문 1부", "신청서 서식 1부"]}}
+    html = detail_html(entry)
+    assert "국제협력과-174" in html and "농림축산식품부" in html
+    assert f"{texts.DETAIL_RECIPIENTS}: 한국농어촌공사사장, (사)해외농업자원개발협회장" in html
+    assert f"{texts.DETAIL_ATTACHMENTS}: 시행공고문 1부, 신청서 서식 1부" in html
+    assert texts.DETAIL_ATTACHMENTS not in detail_html(dict(entry, structure={"title": "공고"}))
