@@ -160,6 +160,7 @@ def tenant_text(key: str, **values) -> str:
 GATEWAY_TEXTS: dict[str, str] = {
     "GATEWAY_OFF": "LLM 게이트웨이가 꺼져 있습니다 — 관리자가 설정에 사내 모델 서버 주소를 넣어야 켜집니다",
     "GATEWAY_BAD_CONFIG": "LLM 게이트웨이 설정이 덜 되었습니다 (형식이나 모델 이름이 없습니다) — 설정을 확인해 주십시오",
+    "GATEWAY_BAD_KEY": "API 키에 쓸 수 없는 글자(한글·빈칸 등)가 들어 있습니다 — 관리자에게 받은 키를 그대로 붙여 넣어 주십시오",
     "GATEWAY_BAD_URL": "LLM 게이트웨이 주소를 쓸 수 없습니다 — http:// 또는 https://로 시작하는 주소만 넣어 주십시오 (사용자 이름·비밀번호·물음표 뒤 값 없이)",
     "GATEWAY_EXTERNAL": "사내망 밖의 주소라 LLM 게이트웨이를 켜지 않았습니다 — 문서 글이 기관 밖으로 나가지 않도록 사내 주소만 씁니다. 사내 주소가 맞다면 관리자가 허용 목록에 넣어 주십시오",
     "GATEWAY_UNREACHABLE": "LLM 게이트웨이에 연결하지 못했습니다 — 사내 모델 서버가 켜져 있는지, 주소와 포트가 맞는지 확인해 주십시오",

@@ -189,6 +189,8 @@ class Gateway:
             raise GatewayError("GATEWAY_BAD_CONFIG", f"unknown format {cfg.format!r}")
         if not cfg.model.strip():
             raise GatewayError("GATEWAY_BAD_CONFIG", "no model name")
+        if self._key and not (self._key.isascii() and self._key.isprintable() and " " not in self._key):
+            raise GatewayError("GATEWAY_BAD_KEY", "the key holds characters a request header cannot carry")
         target = check_internal(cfg.base_url, cfg.allowed_hosts)
         proxy = check_internal(cfg.proxy, cfg.allowed_hosts, "proxy") if cfg.proxy.strip() else None
         if proxy is not None and (proxy.scheme != "http" or proxy.path):

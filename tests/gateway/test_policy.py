@@ -82,6 +82,13 @@ def test_gateway_stays_off_until_fully_configured(settings, code):
     assert wording.gateway_text(code) == gw.describe()["reason_text"]
 
 
+@pytest.mark.parametrize("key", ["내부-키", "sk key", "sk-\tkey"])
+def test_a_key_a_request_header_cannot_carry_is_refused_before_sending(key):
+    gw = Gateway(GatewayConfig(base_url="http://10.0.0.5/v1", model="m"), key)
+    assert not gw.enabled and gw.describe()["reason"] == "GATEWAY_BAD_KEY"
+    assert "API 키" in gw.describe()["reason_text"]
+
+
 def test_off_gateway_opens_no_connection(monkeypatch):
     calls = []
     monkeypatch.setattr(socket.socket, "connect", lambda self, address: calls.append(address))
