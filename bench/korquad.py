@@ -2,14 +2,18 @@
 
     cd ../shared/bench/korquad_dev
     python run_bench.py --build-dir /tmp/kq_dev_build \
-        --adapter /path/to/bench/korquad.py:search [--layout mixed] [--adapter-arg budget=600]
+        --adapter /path/to/bench/korquad.py:search [--layout mixed] [--adapter-arg budget=1000]
 
 setup() reads every article the way the app does: .txt articles (title line,
 blank-line paragraphs) become Documents here, .docx/.pdf go through
 engine.parse; then chunk_document + ChunkIndex, in a temporary directory
-(or --adapter-arg index=DIR). search() returns the top 10 chunks with the
-file name; there is no answer extraction yet, so the runner scores the
-top-1 chunk as the answer.
+(or --adapter-arg index=DIR). search() returns the top 10 chunks (as the
+index ranks them, re-ranking included) with the file name; there is no
+answer extraction here, so the runner scores the top-1 chunk as the answer.
+
+Tune on questions outside the 300 of the dev sample (a copy of the bench
+folder with "sample_size": 0, see its README); the project is scored on a
+held-out set of other articles.
 """
 from __future__ import annotations
 

@@ -52,13 +52,24 @@ def _norm(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower()
 
 
-@lru_cache(maxsize=256)  # queries analyse the same text for two fields
-def korean_terms(text: str) -> tuple[tuple[str, int, int], ...]:
-    """(term, start, end) for the morphemes and words of ``text``, in text order."""
+@lru_cache(maxsize=256)  # a query is analysed for three fields and for re-ranking
+def _tokens(text: str) -> tuple:
     analyzer = kiwi()
     with _use_lock:
-        tokens = analyzer.tokenize(text)
-    return _terms(text, tokens)
+        return tuple(analyzer.tokenize(text))
+
+
+@lru_cache(maxsize=256)
+def korean_terms(text: str) -> tuple[tuple[str, int, int], ...]:
+    """(term, start, end) for the morphemes and words of ``text``, in text order."""
+    return _terms(text, _tokens(text))
+
+
+def content_words(text: str) -> tuple[str, ...]:
+    """The distinct content morphemes of ``text``, normalised, in text order (no whole words)."""
+    found = (_norm(_EDGE.sub("", tok.form) or tok.form) for tok in _tokens(text)
+             if tok.tag.startswith(CONTENT_TAGS))
+    return tuple(dict.fromkeys(found))
 
 
 def korean_terms_many(texts: list[str]) -> list[tuple[tuple[str, int, int], ...]]:

@@ -19,7 +19,9 @@ from openpyxl.utils.cell import get_column_letter, range_boundaries
 
 from engine.model import Block, Cell, Document, Table
 
-DEFAULT_BUDGET = 600
+# KorQuAD (questions outside the dev sample, with the index's re-ranking): 600 → R@1 0.942,
+# R@5 0.984; 1000 → 0.957, 0.987. A chunk then holds a Wikipedia paragraph or two.
+DEFAULT_BUDGET = 1000
 # Block types packed apart from the main text, one chunk kind each.
 SIDE_KINDS = ("header", "footer", "footnote", "endnote", "comment", "memo")
 # Repeated on every page: indexed once.

@@ -5,8 +5,13 @@ the tenant). Chunk text is indexed twice: as Kiwi morphemes plus words
 (``text``) and as character bigrams across spaces (``grams``); the
 document title and outline path are a third, boosted field. A query is the
 OR of its analyzed terms over those fields (words of document titles count
-less in the text fields), ranked by BM25F; hits come back in that order and
-carry everything a citation needs.
+less in the text fields), ranked by BM25F. The best ``RERANK_DEPTH`` hits
+are then re-ranked: each keeps its BM25F score as a share of the best one
+and gains ``PASSAGE_WEIGHT`` times its passage score, the share of the
+question's content words (weighted by rarity) found close together in it
+(``passage_score``), because the passage that answers a question usually
+holds its words in one sentence while BM25F only counts them anywhere in the
+chunk. Hits carry everything a citation needs.
 
 Where a second retriever (e.g. semantic) would join: ``search`` builds hits
 with ``found_by`` through ``_hit``; another retriever adds its own hits in
@@ -15,7 +20,11 @@ the same shape with ``found_by="semantic"``.
 from __future__ import annotations
 
 import json
+import math
+import re
 import threading
+import unicodedata
+from collections import Counter
 from pathlib import Path
 
 from whoosh import index, scoring
@@ -23,18 +32,26 @@ from whoosh.fields import ID, STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
 from whoosh.query import Or, Term
 
-from engine.analyzer import BigramTokenizer, KoreanTokenizer, bigram_terms, korean_terms_many
+from engine.analyzer import (BigramTokenizer, KoreanTokenizer, bigram_terms, content_words,
+                             korean_terms_many)
 from engine.chunking import Chunk
 from engine.model import Document
 
-# Bump when analysis or fields change: an index of another version is rebuilt empty.
-INDEX_NAME = "chunks_v1"
+# Bump when analysis, fields or chunking change: an index of another version is rebuilt empty.
+INDEX_NAME = "chunks_v2"  # v2: chunks of the 1000-character budget
 # Measured on the KorQuAD dev bench (see bench/korquad.py): short saturation suits chunks.
 BM25_B = 0.5
 BM25_K1 = 0.5
 TITLE_BOOST = 2.0
 TOPIC_WEIGHT = 0.3
 MAX_QUERY_CHARS = 1000
+# Re-ranking (measured on KorQuAD questions outside the dev sample; see docs/architecture.md).
+RERANK_DEPTH = 20
+PASSAGE_WEIGHT = 1.5
+PASSAGE_SPAN = 60        # characters, spaces not counted: about one sentence
+# Words of questions that are not looked for in a passage ("이름은 무엇인가").
+QUESTION_WORDS = frozenset("언제 며칠 얼마 얼마나 몇 누구 누가 어디 무엇 뭐 뭔가 무슨 어떤 어느 어떻게 왜 "
+                           "이름 것 수 등 때 중".split())
 QUERY_FIELDS = ("text", "grams", "title")
 
 
@@ -137,15 +154,36 @@ class ChunkIndex:
             return self._searcher.doc_count()
 
     def search(self, query: str, limit: int = 10) -> list[dict]:
-        """Hits for a free-text query, best first (BM25F over text, bigrams and titles)."""
+        """Hits for a free-text query, best first (BM25F over text, bigrams and titles, then
+        the best RERANK_DEPTH re-ranked by passage, see ``_rerank``)."""
         if not query or limit <= 0:
             return []
         with self._lock:
             q = self._query(query[:MAX_QUERY_CHARS])
             if q is None:
                 return []
-            results = self._searcher.search(q, limit=limit)
-            return [_hit(r.fields(), r.score, "lexical") for r in results]
+            results = self._searcher.search(q, limit=max(limit, RERANK_DEPTH))
+            hits = [_hit(r.fields(), r.score, "lexical") for r in results]
+            return self._rerank(query[:MAX_QUERY_CHARS], hits)[:limit]
+
+    def _rerank(self, text: str, hits: list[dict]) -> list[dict]:
+        """``hits`` re-ordered by their share of the best BM25F score plus PASSAGE_WEIGHT times
+        their passage score. The question's content words weigh by their rarity (BM25's idf); in
+        a chunk of a document whose title holds a word, that word weighs TOPIC_WEIGHT of it,
+        since every passage of that document is about it."""
+        words = [w for w in content_words(text) if w not in QUESTION_WORDS]
+        if not hits or not words:
+            return hits
+        searcher, best = self._searcher, hits[0]["score"] or 1.0
+        total = searcher.doc_count()
+        rarity = {w: math.log(1 + (total - df + 0.5) / (df + 0.5))
+                  for w in words for df in [searcher.doc_frequency("text", w)]}
+        for hit in hits:
+            title = _squash(" ".join(hit["path"]))
+            weights = {w: x * (TOPIC_WEIGHT if w in title else 1.0) for w, x in rarity.items()}
+            passage = passage_score(hit["text"], weights)
+            hit["score"] = round(hit["score"] / best + PASSAGE_WEIGHT * passage, 4)
+        return sorted(hits, key=lambda h: -h["score"])
 
     def _query(self, text: str):
         """OR of the analyzed query terms over every query field (None when no term).
@@ -167,6 +205,47 @@ class ChunkIndex:
         with self._lock:
             self._searcher.close()
             self._ix.close()
+
+
+def passage_score(text: str, weights: dict[str, float], span: int = PASSAGE_SPAN) -> float:
+    """The largest share of ``weights`` (word -> weight) whose words occur together within
+    ``span`` characters of ``text`` (spaces not counted): 1.0 when all of them do.
+
+    A word of three or more letters counts by the share of its bigrams found, so
+    "스카이라인의" still counts in "스카이라인은" and a compound spaced or split otherwise
+    counts in part.
+    """
+    total = sum(weights.values())
+    if total <= 0:
+        return 0.0
+    pieces: Counter[str] = Counter()
+    for word, weight in weights.items():
+        parts = {word[i:i + 2] for i in range(len(word) - 1)} if len(word) >= 3 else {word}
+        for part in parts:
+            pieces[part] += weight / len(parts)
+    flat = _squash(text)
+    found = sorted((m.start(), piece) for piece in pieces
+                   for m in re.finditer(f"(?={re.escape(piece)})", flat))
+    inside: Counter[str] = Counter()
+    best = current = 0.0
+    first = 0
+    for position, piece in found:
+        while found[first][0] < position - span:      # too far back: leaves the stretch
+            gone = found[first][1]
+            inside[gone] -= 1
+            if not inside[gone]:
+                current -= pieces[gone]
+            first += 1
+        inside[piece] += 1
+        if inside[piece] == 1:
+            current += pieces[piece]
+        best = max(best, current)
+    return best / total
+
+
+def _squash(text: str) -> str:
+    """NFKC, lower case, no whitespace: how passages are compared."""
+    return "".join(unicodedata.normalize("NFKC", text).lower().split())
 
 
 def _title(chunk: Chunk) -> str:

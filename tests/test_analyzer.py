@@ -4,7 +4,7 @@ from __future__ import annotations
 import pickle
 
 from engine import analyzer
-from engine.analyzer import BigramTokenizer, KoreanTokenizer, bigram_terms, korean_terms
+from engine.analyzer import BigramTokenizer, KoreanTokenizer, bigram_terms, content_words, korean_terms
 
 
 def terms(text: str) -> list[str]:
@@ -31,6 +31,14 @@ def test_latin_is_lowercased_and_punctuation_dropped():
     found = terms("HWPX 파일을 (Python)으로 읽는다.")
     assert "hwpx" in found and "python" in found
     assert not any(t.startswith("(") or t.endswith(".") for t in found)
+
+
+def test_content_words_are_the_morphemes_once_each_without_whole_words():
+    found = content_words("마리오가 결혼한 상대의 이름은? 마리오는 HWPX로 결혼했다")
+    assert found[:2] == ("마리오", "결혼")
+    assert "상대" in found and "hwpx" in found
+    assert len(found) == len(set(found))
+    assert not {"마리오가", "결혼한", "가", "의"} & set(found)
 
 
 def test_offsets_point_into_the_text():

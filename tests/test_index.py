@@ -5,10 +5,11 @@ import json
 
 import pytest
 
+from engine import index as index_module
 from engine.analyzer import korean_terms
 from engine.chunking import chunk_document
 from engine.formats.base import DocumentBuilder
-from engine.index import INDEX_NAME, ChunkIndex
+from engine.index import INDEX_NAME, ChunkIndex, passage_score
 from engine.model import Cell, Document, Source
 from engine.parse import parse_path
 from tests.corpus import CORPUS, requires_corpus, squash
@@ -137,6 +138,42 @@ def test_title_words_do_not_let_the_cover_page_win(ix):
     ix.replace_documents([item("축제.hwpx", [cover, "행사 개요와 배경 설명", "제출기한: 2026. 7. 25.까지 제안서를 낸다"],
                                title=cover)])
     assert "제출기한" in ix.search("가을 음악축제 제안서는 언제까지 내나요?")[0]["text"]
+
+
+FILLER = "그해 가을에는 비가 많이 내려 강물이 불어났고 마을 사람들은 둑을 쌓느라 바빴다. "
+
+
+def test_the_passage_holding_the_question_words_together_comes_first(ix, monkeypatch):
+    ix.replace_documents([
+        item("가문.hwpx", [FILLER * 10 + "파비오의 형 마리오는 키아라의 딸 베아트리체와 결혼하여 네 자녀를 "
+                          "두었다. " + FILLER * 10]),
+        item("연대기.hwpx", ["마리오는 마리오와 마리오의 아들과 다스렸다. " + FILLER * 2
+                           + "이 지방의 결혼 풍습과 결혼하여 하는 결혼 잔치는 유명하다."]),
+    ])
+    question = "마리오는 누구와 결혼했나?"
+    monkeypatch.setattr(index_module, "PASSAGE_WEIGHT", 0.0)
+    assert ix.search(question)[0]["filename"] == "연대기.hwpx"     # BM25F alone: the words, scattered
+    monkeypatch.undo()
+    hits = ix.search(question)
+    assert [h["filename"] for h in hits] == ["가문.hwpx", "연대기.hwpx"]
+    assert hits[0]["score"] > hits[1]["score"]
+    assert ix.search(question, limit=1)[0]["filename"] == "가문.hwpx"  # re-ranked below the limit
+
+
+def test_passage_score_counts_words_close_together():
+    weights = {"마리오": 2.0, "결혼": 1.0}
+    assert passage_score("형 마리오는 베아트리체와 결혼하였다", weights) == pytest.approx(1.0)
+    apart = "마리오는 형이다. " + "가" * 100 + " 결혼은 나중이다."
+    assert passage_score(apart, weights) == pytest.approx(2 / 3)
+    assert passage_score(apart, weights, span=200) == pytest.approx(1.0)
+    assert passage_score("아무 관계 없는 글", weights) == 0.0
+    assert passage_score("무엇이든", {}) == 0.0
+
+
+def test_passage_score_gives_part_credit_to_long_words():
+    weights = {"스카이라인의": 1.0}
+    assert passage_score("시티즈 스카이라인은 게임이다", weights) == pytest.approx(0.8)  # 4 of 5 bigrams
+    assert passage_score("스카 이라 인의", weights) == pytest.approx(1.0)  # spaced apart (OCR): whole
 
 
 def test_reopening_is_fast_and_does_not_reanalyse(tmp_path):
