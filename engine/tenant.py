@@ -277,9 +277,11 @@ class Tenant:
                 for name in wanted[start:start + INDEX_SLICE]:
                     item = fresh.get(name)
                     if item is None:
-                        key = searchable[name][0]
+                        key, summary = searchable[name]
                         doc = self._cached(files[key], key, name)
                         item = (doc, chunk_document(doc)) if doc else None
+                        if item:   # re-chunked (e.g. a new chunk budget): the listing counts the new chunks
+                            summary["chunks"] = len(item[1])
                     if item:
                         items.append((name, *item))
                 if items:

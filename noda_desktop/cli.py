@@ -8,6 +8,7 @@ import os
 import sys
 
 from engine import wording
+from engine.chunking import DEFAULT_BUDGET
 from engine.parse import iter_files, parse_path
 
 
@@ -356,7 +357,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("chunk", help="파일 하나를 읽어 검색 색인에 들어갈 조각을 보여 줍니다")
     p.add_argument("path", help="파일")
-    p.add_argument("--budget", type=int, default=600, help="조각 하나의 글자 수 (기본 600)")
+    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
+                   help=f"조각 하나의 글자 수 (기본 {DEFAULT_BUDGET}, 찾아보기 목록과 같은 값)")
     p.add_argument("--json", action="store_true", help="{document, chunks} JSON으로 출력 (zip은 한 줄에 문서 하나)")
     p.set_defaults(func=cmd_chunk)
 

@@ -217,6 +217,32 @@ def test_only_the_file_that_changed_is_read_again(tmp_path):
     tenant.close()
 
 
+def test_a_rebuilt_index_recounts_the_chunks_it_holds(tmp_path):
+    """After an update that chunks differently (a new chunk budget), indexes are rebuilt from the
+    parse cache and the listing counts the new chunks — not the ones stored with the old state."""
+    folder = make_folder(tmp_path / "갑")
+    first = Tenant(folder, cache_root=tmp_path / "cache", workers=1)
+    first.refresh()
+    counts = {d["filename"]: d["chunks"] for d in first.documents()["documents"]}
+    home = first.home
+    first.close()
+    state = json.loads((home / "state.json").read_text(encoding="utf-8"))
+    for entry in state["files"].values():
+        for summary in entry["docs"]:
+            if summary["chunks"]:
+                summary["chunks"] = 99          # what an older chunker left behind
+    (home / "state.json").write_text(json.dumps(state, ensure_ascii=False), encoding="utf-8")
+    shutil.rmtree(home / "index")             # an index under a new INDEX_NAME starts empty
+    second = Tenant(folder, cache_root=tmp_path / "cache", workers=1)
+    try:
+        result = second.refresh()
+        assert result["parsed"] == 0                                  # nothing read again
+        assert {d["filename"]: d["chunks"] for d in second.documents()["documents"]} == counts
+        assert second.search("코끼리 사육 예산")["hits"]
+    finally:
+        second.close()
+
+
 def test_the_parse_cache_is_shared_between_tenants(tmp_path):
     first = make_folder(tmp_path / "갑")
     second = tmp_path / "병"
