@@ -44,7 +44,9 @@ def kiwi():
             if _kiwi is None:
                 from kiwipiepy import Kiwi
 
-                _kiwi = Kiwi()
+                # Without the multi-word dictionary (12 MB, left out of the installer): KorQuAD
+                # R@1/R@5 0.956/0.987 on 6,095 questions either way, answer bench unchanged.
+                _kiwi = Kiwi(load_multi_dict=False)
     return _kiwi
 
 

@@ -38,7 +38,7 @@ from engine.chunking import Chunk
 from engine.model import Document
 
 # Bump when analysis, fields or chunking change: an index of another version is rebuilt empty.
-INDEX_NAME = "chunks_v2"  # v2: chunks of the 1000-character budget
+INDEX_NAME = "chunks_v3"  # v2: chunks of the 1000-character budget; v3: Kiwi without its multi-word dictionary
 # Measured on the KorQuAD dev bench (see bench/korquad.py): short saturation suits chunks.
 BM25_B = 0.5
 BM25_K1 = 0.5
