@@ -234,8 +234,7 @@ def _box(page, bbox: list[float]) -> str:
 def _passage(tenant, citation: dict, doc: Optional[Document]) -> str:
     """The cited chunk between its neighbouring blocks, the quote marked."""
     quote = citation.get("quote") or ""
-    chunk = next((c for c in tenant.chunks(citation.get("filename") or "")
-                  if c.id == citation.get("chunk_id")), None)
+    chunk = tenant.chunk(citation.get("filename") or "", citation.get("chunk_id"))
     text = chunk.text if chunk is not None else quote
     before, after = _neighbours(doc, chunk.blocks if chunk is not None else [])
     out = ["<div class='context'>"]

@@ -172,6 +172,10 @@ class Tenant:
         item = self._parsed(filename)
         return item[1] if item else []
 
+    def chunk(self, filename: str, chunk_id: str) -> Optional[Chunk]:
+        """One chunk of the Document named ``filename`` (None when either is unknown)."""
+        return next((c for c in self.chunks(filename) if c.id == chunk_id), None)
+
     def source_path(self, filename: str) -> Optional[Path]:
         """The original file on disk; a ZIP member is copied out once into the app cache."""
         found = self._find(filename)

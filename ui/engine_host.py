@@ -250,6 +250,9 @@ class HostedTenant:
     def chunks(self, filename: str) -> list:
         return self._call("chunks", filename)
 
+    def chunk(self, filename: str, chunk_id: str):
+        return self._call("chunk", filename, chunk_id)
+
     def source_path(self, filename: str):
         return self._call("source_path", filename)
 

@@ -70,8 +70,5 @@ def _format_of(doc, filename: str) -> str:
 
 
 def _passage(tenant, citation: dict) -> str:
-    chunk_id = citation.get("chunk_id")
-    for chunk in tenant.chunks(citation.get("filename", "")) or []:
-        if chunk.id == chunk_id:
-            return chunk.text
-    return citation.get("quote", "")
+    chunk = tenant.chunk(citation.get("filename", ""), citation.get("chunk_id"))
+    return chunk.text if chunk is not None else citation.get("quote", "")

@@ -81,15 +81,12 @@ def _citation(tenant, n: int, source: dict, check: dict) -> dict:
     keys = ("chunk_id", "doc_id", "filename", "kind", "path", "outline", "anchors", "extractors")
     quoted = [c["quote"] for c in check["citations"]
               if c["found"] and c.get("chunk_id") == source.get("chunk_id") and c.get("doc_id") == source.get("doc_id")]
-    quote = quoted[0] if quoted else _chunk_text(tenant, source)
+    if quoted:
+        quote = quoted[0]
+    else:
+        chunk = tenant.chunk(source.get("filename") or "", source.get("chunk_id"))
+        quote = chunk.text if chunk is not None else ""
     return {"n": n, **{k: source.get(k) for k in keys}, "quote": quote}
-
-
-def _chunk_text(tenant, source: dict) -> str:
-    for chunk in tenant.chunks(source.get("filename") or ""):
-        if chunk.id == source.get("chunk_id"):
-            return chunk.text
-    return ""
 
 
 _SAVED: dict[str, Gateway] = {}

@@ -86,15 +86,15 @@ def test_page_view_draws_every_anchor_box_across_pages(qtbot, tmp_path):
 def test_printed_pictures_are_every_cited_page_with_its_boxes(tmp_path):
     from ui.printing import cited_pictures
 
-    class Folder:       # the two calls prepare() makes of a tenant, over one real PDF
+    class Folder:       # the calls prepare() makes of a tenant, over one real PDF
         def document(self, filename):
             return None
 
         def source_path(self, filename):
             return tmp_path / filename
 
-        def chunks(self, filename):
-            return []
+        def chunk(self, filename, chunk_id):
+            return None
 
     (tmp_path / "두쪽.pdf").write_bytes(pdf_bytes(pages=2))
     anchors = [{"page": 2, "bbox": [60, 300, 300, 320], "cell_range": None},
