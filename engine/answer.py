@@ -35,7 +35,7 @@ from openpyxl.utils.cell import get_column_letter, range_boundaries
 from engine import wording
 from engine.chunking import clean_text
 from engine.model import Document, Table
-from engine.question_cues import Question, Term, analyze, cue_weight, field_weight, strong_cues
+from engine.question_cues import Question, Term, analyze, cue_weight, field_weight, full_cues, line_cues
 from engine.revisions import revisions_for_text
 
 MAX_LINES = 2
@@ -266,7 +266,8 @@ def _score(question: Question, weights: dict[str, float], line: Line, hits: int,
            in_head: dict[tuple[str, str], float]) -> float:
     total = sum(weights.values())
     coverage = 0.0
-    strong = strong_cues(question, line.text, line.header)
+    cues = line_cues(question, line.text, line.header)
+    strong = full_cues(cues)
     for term in question.terms:
         in_context = CONTEXT_CREDIT * _credit(term, line.context)
         # a line repeating the document's title or its table's header (the title line, the header
@@ -283,7 +284,7 @@ def _score(question: Question, weights: dict[str, float], line: Line, hits: int,
         if term.number and not _number_near(term, around):
             score -= NUMBER_PENALTY
     # a form field's label counts as much as the line covers the question (not for a stray "일시:")
-    score += cue_weight(question, line.text, line.header) + field_weight(question, line.text) * max(0.0, score)
+    score += cue_weight(question, cues) + field_weight(question, line.text) * max(0.0, score)
     if "quote" not in question.cues and _echoes(question, line):
         score -= ECHO_PENALTY
     if "ocr" in (line.hit.get("extractors") or []):

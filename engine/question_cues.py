@@ -7,9 +7,10 @@ shared Kiwi of engine.analyzer) and *cues*: the kinds of answer its question
 words ask for. ``CUES`` maps each kind to the question words that ask for it
 and to the line patterns that hold such an answer (a date, an amount, an
 organisation, a definition …); ``line_cues`` tells which of them a line has
-and ``cue_weight`` what they are worth; ``field_weight`` what a form field
-("행사일시: 2023. 10. 21.") is worth when its label names the question's words
-or the kind of answer and its value holds that kind. A few common question
+and ``cue_weight`` what they are worth (``full_cues``: which it holds in
+full); ``field_weight`` what a form field ("행사일시: 2023. 10. 21.") is worth
+when its label names the question's words or the kind of answer and its
+value holds that kind. A few common question
 words get the words documents use instead (``PARAPHRASES``: 질문 → 질의,
 열리다 → 개최); the noun after 어느/어떤 that only names the kind of answer
 ("어느 부서") is not looked for; words for the document itself ("파일",
@@ -88,13 +89,15 @@ class Cue:
     labels: re.Pattern
 
 
+NEVER = r"(?!)"   # a pattern that matches nothing
+
+
 def _cue(name: str, asked_by: str, strong: str, weak: str, weight: float, missing: float = 0.0,
-         labels: str = r"(?!)") -> Cue:   # (?!) matches nothing
+         labels: str = NEVER) -> Cue:
     return Cue(name, re.compile(asked_by), re.compile(strong), re.compile(weak), weight, missing,
                re.compile(labels))
 
 
-NEVER = r"(?!)"   # a pattern that matches nothing
 CUES: tuple[Cue, ...] = (
     _cue("when", r"언제|며칠|몇\s*시|몇\s*일|기한|날짜|일자|일시|시기|마감", _FULL_DATE, _SOME_TIME, 0.15, 0.1,
          labels=r"일시|기간|일자|날짜|기한|시기|일정|마감|시점|시각|일$"),
@@ -164,7 +167,8 @@ def analyze(question: str) -> Question:
         if quoted.lower() not in known:
             terms.append(Term(quoted.lower(), [t.text for t in question_terms(quoted)]))
     for term in terms:
-        term.asks = KIND_WORDS.get(term.text) if KIND_WORDS.get(term.text) in cues else None
+        kind = KIND_WORDS.get(term.text)
+        term.asks = kind if kind in cues else None
     return Question(question, terms, cues, unit)
 
 
@@ -228,10 +232,9 @@ UNIT_WEIGHT = 0.05
 MAX_CUE_WEIGHT = 0.2
 
 
-def cue_weight(question: Question, line: str, header: str = "") -> float:
-    """What the answer cues of ``line`` (a table row under ``header``) are worth for ``question``:
+def cue_weight(question: Question, found: dict[str, float]) -> float:
+    """What a line's answer cues (``found``, from ``line_cues``) are worth for ``question``:
     up to 0.2, or below zero when the line lacks what it asks for (a date, an amount, a place …)."""
-    found = line_cues(question, line, header)
     if not found:
         return -max((_CUE_BY_NAME[name].missing for name in question.cues), default=0.0)
     return min(sum(found.values()), MAX_CUE_WEIGHT)
@@ -305,7 +308,8 @@ def _without_terms(question: Question, line: str) -> str:
     return rest
 
 
-def strong_cues(question: Question, line: str, header: str = "") -> set[str]:
-    """The cues of ``question`` that ``line`` holds in full (a whole date, a number with its unit …)."""
-    return {name for name, worth in line_cues(question, line, header).items()
+def full_cues(found: dict[str, float]) -> set[str]:
+    """The cues of a line (``found``, from ``line_cues``) it holds in full (a whole date, a number
+    with its unit …), not only a sign of them."""
+    return {name for name, worth in found.items()
             if name in _CUE_BY_NAME and worth == _CUE_BY_NAME[name].weight}

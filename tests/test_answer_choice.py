@@ -9,7 +9,7 @@ import pytest
 
 from engine import answer as answer_module
 from engine.answer import answer, choose_lines
-from engine.question_cues import analyze, field_weight, line_cues, strong_cues
+from engine.question_cues import analyze, field_weight, full_cues, line_cues
 from engine.tenant import Tenant
 
 
@@ -126,7 +126,7 @@ def test_question_terms_mark_document_words_cue_words_and_glued_determiners():
     assert "quote" in analyze("본문에는 어떤 문장이 들어 있나요?").cues
     why = {t.text: t.asks for t in analyze("투자가 줄어든 원인을 기재부는 어떻게 보고 있나요?").terms}
     assert why["원인"] == "why" and why["기재부"] is None
-    assert "why" in strong_cues(analyze("투자가 줄어든 원인은?"), "고금리 지속 등의 영향으로 풀이된다.")
+    assert "why" in full_cues(line_cues(analyze("투자가 줄어든 원인은?"), "고금리 지속 등의 영향으로 풀이된다."))
 
 
 def test_field_weight_needs_a_label_naming_the_question_and_a_value_of_the_asked_kind():
@@ -144,5 +144,5 @@ def test_cues_ignore_numbers_counted_like_the_question_and_count_spans():
     assert "amount" not in line_cues(third, "1분기 | 2분기 | 3분기 | 4분기")            # quarters, not amounts
     assert "amount" in line_cues(third, "총투자 | 182.6 | 161.1")
     span = analyze("하자보수 기간은 얼마나 되나요?")
-    assert "amount" in strong_cues(span, "하자보수기간은 준공검사 완료 후 1년으로 한다.")
-    assert "amount" not in strong_cues(span, "‘24년 하자보수 실적")
+    assert "amount" in full_cues(line_cues(span, "하자보수기간은 준공검사 완료 후 1년으로 한다."))
+    assert "amount" not in full_cues(line_cues(span, "‘24년 하자보수 실적"))
