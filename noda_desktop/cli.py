@@ -102,13 +102,22 @@ def _open_tenant(folder: str):
     return tenant
 
 
+def _with_tenant(folder: str, call):
+    """``call(tenant)`` on the folder read up to date, the tenant closed after; None when there is no folder."""
+    tenant = _open_tenant(folder)
+    if tenant is None:
+        return None
+    try:
+        return call(tenant)
+    finally:
+        tenant.close()
+
+
 def cmd_documents(args) -> int:
     """noda documents DIR [--json] [--principal P]"""
-    tenant = _open_tenant(args.folder)
-    if tenant is None:
+    listing = _with_tenant(args.folder, lambda tenant: tenant.documents(args.principal))
+    if listing is None:
         return 2
-    listing = tenant.documents(args.principal)
-    tenant.close()
     if args.json:
         print(json.dumps(listing, ensure_ascii=False, indent=1))
         return 0
@@ -129,11 +138,10 @@ def cmd_documents(args) -> int:
 
 def cmd_search(args) -> int:
     """noda search DIR QUERY [--limit N] [--json] [--principal P]"""
-    tenant = _open_tenant(args.folder)
-    if tenant is None:
+    result = _with_tenant(args.folder,
+                          lambda tenant: tenant.search(args.query, limit=args.limit, principal=args.principal))
+    if result is None:
         return 2
-    result = tenant.search(args.query, limit=args.limit, principal=args.principal)
-    tenant.close()
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
         return 0
@@ -157,14 +165,10 @@ def cmd_view(args) -> int:
     from engine.answer import answer
     from engine.evidence import evidence_html
 
-    tenant = _open_tenant(args.folder)
-    if tenant is None:
+    page = _with_tenant(args.folder, lambda tenant: evidence_html(
+        tenant, answer(tenant, args.question, limit=args.limit, principal=args.principal)))
+    if page is None:
         return 2
-    try:
-        page = evidence_html(tenant, answer(tenant, args.question, limit=args.limit,
-                                            principal=args.principal))
-    finally:
-        tenant.close()
     with open(args.output, "w", encoding="utf-8") as fh:
         fh.write(page)
     print(wording.evidence_text("saved", path=os.path.abspath(args.output)))
@@ -182,16 +186,14 @@ def cmd_answer(args) -> int:
     from engine.context import source_header
     from engine.gateway.grounded import answer_with_saved
 
-    tenant = _open_tenant(args.folder)
-    if tenant is None:
+    if args.llm:
+        result = _with_tenant(args.folder, lambda tenant: answer_with_saved(
+            tenant, args.question, limit=args.limit or 10, principal=args.principal))
+    else:
+        result = _with_tenant(args.folder, lambda tenant: answer(
+            tenant, args.question, limit=args.limit or 5, principal=args.principal))
+    if result is None:
         return 2
-    try:
-        if args.llm:
-            result = answer_with_saved(tenant, args.question, limit=args.limit or 10, principal=args.principal)
-        else:
-            result = answer(tenant, args.question, limit=args.limit or 5, principal=args.principal)
-    finally:
-        tenant.close()
     failed = 1 if args.llm and not result["answered"] and result["reason"] != "NO_MATCH" else 0
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
@@ -216,13 +218,10 @@ def cmd_context(args) -> int:
     """noda context DIR QUERY [--budget N] [--limit N] [--principal P] [--json]: evidence for an LLM."""
     from engine.context import context
 
-    tenant = _open_tenant(args.folder)
-    if tenant is None:
+    result = _with_tenant(args.folder, lambda tenant: context(
+        tenant, args.query, budget=args.budget, limit=args.limit, principal=args.principal))
+    if result is None:
         return 2
-    try:
-        result = context(tenant, args.query, budget=args.budget, limit=args.limit, principal=args.principal)
-    finally:
-        tenant.close()
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
         return 0
@@ -249,13 +248,10 @@ def cmd_verify(args) -> int:
     except (OSError, ValueError) as exc:
         print(wording.answer_text("bad_json", path=getattr(exc, "filename", None) or exc), file=sys.stderr)
         return 2
-    tenant = _open_tenant(args.folder)
-    if tenant is None:
+    result = _with_tenant(args.folder, lambda tenant: verify(
+        tenant, answer_text, sources, citations=citations, principal=args.principal))
+    if result is None:
         return 2
-    try:
-        result = verify(tenant, answer_text, sources, citations=citations, principal=args.principal)
-    finally:
-        tenant.close()
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
         return 0 if result["grounded"] else 1
