@@ -1,6 +1,7 @@
 """Format detection by content (magic bytes and container layout), not by name."""
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import zipfile
@@ -18,7 +19,12 @@ EXTENSION_FORMATS = {
     ".png": {"png"}, ".jpg": {"jpeg"}, ".jpeg": {"jpeg"}, ".tif": {"tiff"},
     ".tiff": {"tiff"}, ".bmp": {"bmp"}, ".gif": {"gif"},
     ".doc": {"doc"}, ".xls": {"xls"}, ".ppt": {"ppt"}, ".pptx": {"pptx"},
+    ".txt": {"text"},
 }
+# Text has no signature: text bytes are read as a document only under these names ("" = no extension).
+TEXT_EXTENSIONS = frozenset({".txt", ".text", ""})
+TEXT_SAMPLE = 1 << 16       # bytes looked at to tell text from binary
+TEXT_CONTROLS = 0.005       # share of control characters (besides tabs and line breaks) text may hold
 
 
 @dataclass
@@ -51,7 +57,27 @@ def detect(data: bytes) -> Detected:
         return Detected("bmp")
     if head.startswith((b"GIF87a", b"GIF89a")):
         return Detected("gif")
+    if looks_like_text(data):
+        return Detected("text")
     return Detected("unknown")
+
+
+def looks_like_text(data: bytes) -> bool:
+    """Whether ``data`` is plain text: a Unicode BOM, or no NUL byte and its start decodes as UTF-8
+    or CP949 with hardly any control characters."""
+    if data.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return True
+    sample = data[:TEXT_SAMPLE]
+    if not sample or b"\x00" in sample:
+        return False
+    for encoding in ("utf-8", "cp949"):
+        try:   # the sample may end inside a character: an incremental decoder waits for the rest
+            text = codecs.getincrementaldecoder(encoding)().decode(sample, final=len(sample) == len(data))
+        except UnicodeDecodeError:
+            continue
+        controls = sum(1 for ch in text if ord(ch) < 32 and ch not in "\t\n\r\f")
+        return controls <= TEXT_CONTROLS * max(len(text), 1)
+    return False
 
 
 def _detect_ole(data: bytes) -> Detected:
@@ -113,7 +139,12 @@ def extension_mismatch(filename: str, fmt: str) -> Optional[str]:
     return ext
 
 
+def named_as_text(filename: str) -> bool:
+    """Whether ``filename`` says it is plain text (or says nothing)."""
+    return os.path.splitext(filename.rsplit("/", 1)[-1])[1].lower() in TEXT_EXTENSIONS
+
+
 def claims_known_format(filename: str) -> bool:
     """True when the extension names a format Noda reads (so unknown bytes mean damage)."""
     ext = os.path.splitext(filename)[1].lower()
-    return ext in EXTENSION_FORMATS and not EXTENSION_FORMATS[ext] & {"doc", "xls", "ppt", "pptx"}
+    return ext in EXTENSION_FORMATS and not EXTENSION_FORMATS[ext] & {"doc", "xls", "ppt", "pptx", "text"}

@@ -12,7 +12,7 @@ import time
 from typing import Iterator, Optional, Sequence
 
 from engine import wording
-from engine.detect import claims_known_format, detect, extension_mismatch
+from engine.detect import Detected, claims_known_format, detect, extension_mismatch, named_as_text
 from engine.formats.base import DocumentBuilder, ReadFailure
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import Document, Source, Warning
@@ -29,6 +29,7 @@ READERS = {
     "tiff": ("engine.formats.image", "image"),
     "bmp": ("engine.formats.image", "image"),
     "gif": ("engine.formats.image", "image"),
+    "text": ("engine.formats.text", "text"),
 }
 # Formats we recognise but do not read, with the reason they get.
 NOT_READ = {
@@ -78,6 +79,8 @@ def parse_document(data: bytes, filename: str, *, container_path: Sequence[str] 
     if not data:
         return unreadable(filename, "unknown", "EMPTY", container_path=container_path)
     found = detect(data)
+    if found.format == "text" and not named_as_text(filename):
+        found = Detected("unknown")   # a .hwp that is text is a damaged .hwp; a .json is data, not a document
     sha = hashlib.sha256(data).hexdigest()
     doc = Document(doc_id=f"sha256:{sha}",
                    source=Source(filename=filename, format=found.format, bytes=len(data),

@@ -26,7 +26,7 @@ REASONS: dict[str, tuple[str, str]] = {
     ),
     "UNSUPPORTED_FORMAT": (
         "지원하지 않는 파일 형식입니다",
-        "한글(HWP·HWPX), PDF, 워드(DOCX), 엑셀(XLSX), 그림, ZIP 파일로 저장해 넣어 주십시오",
+        "한글(HWP·HWPX), PDF, 워드(DOCX), 엑셀(XLSX), 텍스트(TXT), 그림, ZIP 파일로 저장해 넣어 주십시오",
     ),
     "UNSUPPORTED_VERSION": (
         "너무 오래된 판의 문서라 읽지 못합니다",
@@ -90,7 +90,7 @@ WARNINGS: dict[str, str] = {
 FORMAT_NAMES = {
     "pdf": "PDF", "docx": "워드(DOCX)", "xlsx": "엑셀(XLSX)", "hwpx": "한글(HWPX)",
     "hwp": "한글(HWP)", "hwp3": "한글 3.0(HWP)", "zip": "ZIP 압축", "png": "PNG 그림",
-    "jpeg": "JPEG 그림", "tiff": "TIFF 그림", "bmp": "BMP 그림", "gif": "GIF 그림",
+    "jpeg": "JPEG 그림", "tiff": "TIFF 그림", "bmp": "BMP 그림", "gif": "GIF 그림", "text": "텍스트(TXT)",
     "doc": "워드 97-2003(DOC)", "xls": "엑셀 97-2003(XLS)", "ppt": "파워포인트 97-2003(PPT)",
     "pptx": "파워포인트(PPTX)", "unknown": "알 수 없는 형식",
 }

@@ -85,7 +85,7 @@ def test_each_member_is_a_document_named_inside_the_zip():
     assert [d.source.filename for d in docs] == ["자료.zip/첫째.txt", "자료.zip/폴더/둘째.txt"]
     assert all(d.source.container_path == ["자료.zip"] for d in docs)
     assert docs[0].doc_id == parse_bytes(TEXT, "x")[0].doc_id
-    assert docs[0].reason == "UNSUPPORTED_FORMAT"
+    assert docs[0].reason is None and docs[0].access.readable
 
 
 def test_parse_bytes_dispatches_zips_here():
@@ -109,7 +109,7 @@ def test_zip_without_file_members_is_empty():
 
 def test_empty_member_is_empty_and_the_rest_still_read():
     docs = read(make_zip({"empty.txt": b"", "a.txt": TEXT}))
-    assert [d.reason for d in docs] == ["EMPTY", "UNSUPPORTED_FORMAT"]
+    assert [d.reason for d in docs] == ["EMPTY", None]
 
 
 def test_member_with_bad_crc_is_corrupt_and_the_rest_still_read():
@@ -118,7 +118,7 @@ def test_member_with_bad_crc_is_corrupt_and_the_rest_still_read():
     data[pos + 50] = ord("B")
     docs = read(bytes(data))
     assert [(d.source.filename, d.reason) for d in docs] == [
-        ("a.zip/a.txt", "CORRUPT"), ("a.zip/b.txt", "UNSUPPORTED_FORMAT")]
+        ("a.zip/a.txt", "CORRUPT"), ("a.zip/b.txt", None)]
     assert "PARSER_ERROR" in docs[0].warning_codes()
 
 
@@ -126,7 +126,7 @@ def test_encrypted_member_is_password_protected():
     data = set_encrypted(make_zip({"secret.hwpx": b"x" * 50, "open.txt": TEXT}), "secret.hwpx")
     docs = read(data)
     assert [(d.source.filename, d.reason) for d in docs] == [
-        ("a.zip/secret.hwpx", "PASSWORD_PROTECTED"), ("a.zip/open.txt", "UNSUPPORTED_FORMAT")]
+        ("a.zip/secret.hwpx", "PASSWORD_PROTECTED"), ("a.zip/open.txt", None)]
     assert docs[0].access.password_protected
     assert docs[0].access.reason_text == wording.reason_text("PASSWORD_PROTECTED")
 
@@ -134,7 +134,7 @@ def test_encrypted_member_is_password_protected():
 def test_member_over_the_file_limit_is_too_large():
     docs = read(make_zip({"big.txt": b"x" * 5000, "small.txt": TEXT}),
                 limits=Limits(max_file_bytes=1000))
-    assert [d.reason for d in docs] == ["TOO_LARGE", "UNSUPPORTED_FORMAT"]
+    assert [d.reason for d in docs] == ["TOO_LARGE", None]
     assert docs[0].source.bytes == 5000
 
 
@@ -150,7 +150,7 @@ def test_read_capped_stops_at_the_cap_whatever_the_header_says():
 def test_declared_size_that_lies_is_caught_without_inflating_everything():
     data = set_declared_size(make_zip({"bomb.txt": b"\0" * 5_000_000, "a.txt": TEXT}), "bomb.txt", 1000)
     docs = read(data)
-    assert [d.reason for d in docs] == ["CORRUPT", "UNSUPPORTED_FORMAT"]
+    assert [d.reason for d in docs] == ["CORRUPT", None]
 
 
 # ---- names -------------------------------------------------------------------
@@ -227,7 +227,7 @@ def test_nesting_deeper_than_the_limit_is_unsafe():
     limit = DEFAULT_LIMITS.max_archive_depth
     ok = parse_bytes(nested_zip(limit + 1, {"a.txt": TEXT}), "l0.zip")
     names = "/".join(f"l{i}.zip" for i in range(limit + 1))
-    assert [(d.source.filename, d.reason) for d in ok] == [(f"{names}/a.txt", "UNSUPPORTED_FORMAT")]
+    assert [(d.source.filename, d.reason) for d in ok] == [(f"{names}/a.txt", None)]
     assert ok[0].source.container_path == ["/".join(names.split("/")[:i + 1]) for i in range(limit + 1)]
 
     (deep,) = parse_bytes(nested_zip(limit + 2, {"a.txt": TEXT}), "l0.zip")

@@ -116,7 +116,7 @@ SINGLE_CASES = [
      "PASSWORD_PROTECTED"),
     ("옛워드.doc", lambda: make_ole({"WordDocument": b"\xec\xa5" + b"\0" * 100}), "UNSUPPORTED_FORMAT"),
     ("옛엑셀.xls", lambda: make_ole({"Workbook": b"\x09\x08" + b"\0" * 100}), "UNSUPPORTED_FORMAT"),
-    ("메모.txt", lambda: "회의 메모: 다음 주 화요일\n".encode("utf-8"), "UNSUPPORTED_FORMAT"),
+    ("도면.dwg", lambda: b"AC1027" + bytes(range(256)) * 4, "UNSUPPORTED_FORMAT"),
     ("깨진.docx", _malformed_docx, "CORRUPT"),
     ("폭탄.zip", lambda: zero_bomb(3), "ARCHIVE_UNSAFE"),
     ("탈출.zip", lambda: make_zip({"../../evil.txt": TEXT}), "ARCHIVE_UNSAFE"),
@@ -242,7 +242,7 @@ def test_malformed_docx_inside_a_zip_is_corrupt_and_named():
     docs = parse_bytes(make_zip({"깨진.docx": _malformed_docx(), "좋은.txt": TEXT}), "z.zip")
     assert docs[0].source.filename == "z.zip/깨진.docx"
     assert_unreadable(docs[0], "CORRUPT")
-    assert_unreadable(docs[1], "UNSUPPORTED_FORMAT")
+    assert docs[1].access.readable and docs[1].source.format == "text"
 
 
 # ---- lossless JSON round trip ----------------------------------------------------

@@ -49,7 +49,7 @@ def _blank_png() -> bytes:
 GOOD = {"공문.docx": make_docx("2024년 예산 집행 계획을 알립니다"), "표.xlsx": _xlsx(),
         "보고서.pdf": _pdf()}
 BAD = {"빈파일.hwpx": (b"", "EMPTY"),
-       "메모.txt": (TEXT, "UNSUPPORTED_FORMAT"),
+       "도면.dwg": (b"AC1027" + bytes(range(256)) * 4, "UNSUPPORTED_FORMAT"),
        "옛워드.doc": (make_ole({"WordDocument": b"\xec\xa5"}), "UNSUPPORTED_FORMAT"),
        "보안.hwp": (MARKANY_MAGIC + b"\0" * 100, "DRM_ENCRYPTED"),
        "잘린.zip": (make_zip({"a.txt": TEXT * 20})[:60], "CORRUPT"),

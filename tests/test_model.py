@@ -38,4 +38,4 @@ def test_doc_id_is_sha256_of_bytes():
     data = b"just some text that is not a document"
     doc = parse_bytes(data, "메모.txt")[0]
     assert doc.doc_id == "sha256:" + hashlib.sha256(data).hexdigest()
-    assert doc.access.reason == "UNSUPPORTED_FORMAT"
+    assert doc.access.readable and doc.source.format == "text"
