@@ -1,19 +1,35 @@
-"""Extractive answers over the shared corpus as ONE tenant, scored against questions.jsonl.
+"""Extractive answers measured on three sets in one run, through the real answer path (engine.answer).
 
-    .venv/bin/python bench/answers.py [--limit 5] [--show]
+    .venv/bin/python bench/answers.py [--sets korquad,corpus,rewording] [--build-dir /tmp/noda_kq_build]
+                                      [--cache DIR] [--show] [--records FILE]
 
-The corpus documents (not their .truth.json) are linked into a temp folder
-and read with a temp cache. Each question of /work/shared/corpus/questions.jsonl
-is answered with engine.answer. A question with an ``answer_snippet`` is
-answered correctly when one answer line holds the snippet (whitespace runs
-collapsed); a question without one (``kind: none``) must be refused. Printed:
-correct / wrong / refused for answerable questions, correct refusals for the
-no-answer ones, mean answer length in characters and the most lines given.
-``--show`` prints every question that was not right, with the lines given.
+(a) **KorQuAD** (../shared/bench/korquad_dev): the shared build step (its
+    build_corpus.build, the 300-question dev sample as shipped) writes the
+    articles as .txt files into ``--build-dir``; that folder is one Tenant, and
+    each question is answered with engine.answer. Scored: the first answer line
+    and the whole answer text hold the gold answer (NFKC, case and whitespace
+    ignored, as the shared runner does), mean answer length, share refused.
+    Never tuned on: bench/fit_ranker.py uses the other 5,795 questions.
+(b) **The shared corpus questions** (../shared/corpus/questions.jsonl) over one
+    tenant of every corpus document, split by document into a tuning half
+    (``TUNING_FILES``, what bench/fit_ranker.py may learn from) and a reported
+    half (the rest). A question is right when one answer line holds its
+    ``answer_snippet`` (whitespace runs collapsed); a no-answer question
+    (``kind: none``) must be refused. No-answer questions alternate between the
+    halves in file order (the first reported).
+(c) **Rewordings** (bench/rewordings.jsonl): every shared question asked again in
+    other words, written from the question alone (never from its answer), scored
+    against the original's snippet, side by side with the original wording.
+    Never tuned on.
+
+Answer time p50/p95 is printed per set (the machine is shared: compare runs side
+by side, not against figures of another day). ``--cache`` keeps the parse cache
+and indexes between runs; ``--records`` writes one JSON line per question.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import sys
@@ -26,19 +42,113 @@ sys.path.insert(0, str(ROOT))
 
 from engine.answer import answer  # noqa: E402
 from engine.tenant import Tenant  # noqa: E402
-from tests.corpus import CORPUS, document_of, squash, truth_files  # noqa: E402
+from tests.corpus import CORPUS, SHARED, document_of, squash, truth_files  # noqa: E402
+
+KORQUAD = SHARED / "bench" / "korquad_dev"
+DEFAULT_BUILD = Path(tempfile.gettempdir()) / "noda_kq_build"
+REWORDINGS = Path(__file__).resolve().parent / "rewordings.jsonl"
+# The tuning half of the shared corpus questions, by document (twins of one document — the .hwp and
+# the .hwpx or .pdf of the same text — stay on one side). Every other document's questions are reported.
+TUNING_FILES = frozenset((
+    "nts_법규양도2008-0091.hwp", "nts_재삼46014-2330.hwp", "kwater_디지털플랫폼구축_제안요청서.hwp",
+    "moef_2024년1분기_해외직접투자_보도자료.hwp", "moef_2024년1분기_해외직접투자_보도자료.hwpx",
+    "moef_2024년_연간_해외직접투자_hwpx-02.hwpx", "moef_통합재정통계(2014.8월).hwp",
+    "과업지시서_070.hwp", "과업지시서_070.hwpx", "예산서내역_table-complex.hwp",
+    "hancom_한글문서파일형식_5.0_revision1.3.hwp", "hancom_한글문서파일형식_5.0_revision1.3.pdf",
+    "hancom_한글문서파일형식_수식_revision1.3.hwp", "seoul_CCTV_in_seoul.xlsx", "애국가.docx",
+    "pyhwp_viewtext_distribution.hwp",
+))
+SETS = ("korquad", "corpus", "rewording")
 
 
-def corpus_tenant(base: Path) -> Tenant:
-    """A tenant folder of links to every corpus document, refreshed with its own cache."""
-    folder = base / "corpus"
-    folder.mkdir()
-    for truth in truth_files():
-        document = document_of(truth)
-        os.symlink(document, folder / document.name)
-    tenant = Tenant(folder, cache_root=base / "cache")
+# ---- the question sets -----------------------------------------------------------------------
+def corpus_questions() -> list[dict]:
+    """The shared corpus questions, each with ``half`` ("tuning" | "reported") and ``n`` (its line)."""
+    rows = [json.loads(line) for line in (CORPUS / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+    unanswerable = 0
+    for n, row in enumerate(rows):
+        row["n"] = n
+        if row.get("answer_snippet"):
+            row["half"] = "tuning" if row.get("file") in TUNING_FILES else "reported"
+        else:
+            row["half"] = "reported" if unanswerable % 2 == 0 else "tuning"
+            unanswerable += 1
+    return rows
+
+
+def rewording_questions(originals: list[dict]) -> list[dict]:
+    """bench/rewordings.jsonl, each joined to its original question (snippet, half); a rewording whose
+    original changed (its hash differs) is left out and counted on stderr."""
+    out, stale = [], 0
+    for line in REWORDINGS.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        original = originals[row["of"]] if row["of"] < len(originals) else None
+        if original is None or _sha(original["question"]) != row["of_sha1"]:
+            stale += 1
+            continue
+        out.append({**original, "question": row["question"], "original": original["question"]})
+    if stale:
+        print(f"[answers] {stale} rewordings left out: their original question changed", file=sys.stderr)
+    return out
+
+
+def korquad_questions(build_dir: Path) -> list[dict]:
+    with open(build_dir / "questions.jsonl", encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]
+
+
+# ---- the tenants -----------------------------------------------------------------------------
+def build_korquad(build_dir: Path, bench_dir: Path = KORQUAD) -> Path:
+    """The shared build step (build_corpus.build), into ``build_dir`` (reused when up to date)."""
+    sys.path.insert(0, str(KORQUAD))
+    import build_corpus  # noqa: E402  (the shared bench's own module)
+
+    return build_corpus.build(bench_dir, build_dir, quiet=True)
+
+
+def korquad_tenant(build_dir: Path, cache: Path) -> Tenant:
+    """The KorQuAD articles (.txt) of ``build_dir`` as one refreshed tenant."""
+    tenant = Tenant(build_dir / "corpus_txt", cache_root=cache / "korquad")
     tenant.refresh()
     return tenant
+
+
+def corpus_tenant(base: Path, cache: Path) -> Tenant:
+    """A tenant folder of links to every corpus document, refreshed with its own cache."""
+    folder = base / "corpus"
+    folder.mkdir(exist_ok=True)
+    for truth in truth_files():
+        document = document_of(truth)
+        link = folder / document.name
+        if not link.exists():
+            os.symlink(document, link)
+    tenant = Tenant(folder, cache_root=cache / "corpus")
+    tenant.refresh()
+    return tenant
+
+
+# ---- judging ---------------------------------------------------------------------------------
+def norm(text: str) -> str:
+    """The shared KorQuAD runner's normalisation: NFKC, case folded, no whitespace."""
+    sys.path.insert(0, str(KORQUAD))
+    from build_corpus import norm as shared_norm  # noqa: E402
+
+    return shared_norm(text)
+
+
+def judge_korquad(question: dict, result: dict) -> dict:
+    gold = norm(question["answer"])
+    lines = result.get("lines") or []
+    return {"first": bool(lines) and gold in norm(lines[0]["text"]),
+            "whole": result["answered"] and gold in norm(result["text"]),
+            "refused": not result["answered"]}
 
 
 def judge(question: dict, result: dict) -> str:
@@ -52,48 +162,128 @@ def judge(question: dict, result: dict) -> str:
     return "correct" if any(want in squash(line["text"]) for line in result["lines"]) else "wrong"
 
 
+# ---- running ---------------------------------------------------------------------------------
+def run(tenant: Tenant, questions: list[dict], judge_one, limit: int, records: list, name: str,
+        show: bool) -> tuple[list[dict], list[float]]:
+    verdicts, times = [], []
+    for q in questions:
+        started = time.perf_counter()
+        result = answer(tenant, q["question"], limit=limit)
+        times.append(time.perf_counter() - started)
+        verdict = judge_one(q, result)
+        verdicts.append({"verdict": verdict, "length": len(result["text"]) if result["answered"] else None,
+                         "half": q.get("half")})
+        records.append({"set": name, "question": q["question"], "verdict": verdict, "text": result["text"],
+                        "files": [c["filename"] for c in result["citations"]], "reason": result["reason"],
+                        "half": q.get("half"), "id": q.get("id", q.get("n"))})
+        if show and not _right(verdict):
+            want = q.get("answer") or q.get("answer_snippet")
+            print(f"{name:9} {verdict}  {q['question']}\n{'':9} want: {want}")
+            for line, citation in zip(result["lines"], result["citations"]):
+                print(f"{'':9} got:  {citation['filename']} | {line['text'][:160]}")
+    return verdicts, times
+
+
+def _right(verdict) -> bool:
+    if isinstance(verdict, dict):
+        return verdict["whole"]
+    return verdict in ("correct", "refused_ok")
+
+
+def _times(times: list[float]) -> str:
+    if not times:
+        return "-"
+    ordered = sorted(times)
+    return f"{ordered[len(ordered) // 2]:.2f} / {ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]:.2f}"
+
+
+def korquad_rows(verdicts: list[dict], times: list[float]) -> list[tuple[str, str]]:
+    n = len(verdicts)
+    lengths = [v["length"] for v in verdicts if v["length"] is not None]
+    share = lambda key: sum(1 for v in verdicts if v["verdict"][key]) / max(n, 1)  # noqa: E731
+    return [("questions", str(n)),
+            ("answer ⊇ gold, first line", f"{share('first'):.3f}"),
+            ("answer ⊇ gold, whole answer", f"{share('whole'):.3f}"),
+            ("mean answer length (chars)", f"{sum(lengths) / max(len(lengths), 1):.0f}"),
+            ("refused", f"{share('refused'):.1%}"),
+            ("answer time p50 / p95 (s)", _times(times))]
+
+
+def corpus_counts(verdicts: list[dict], half: str | None = None) -> dict:
+    chosen = [v for v in verdicts if half is None or v["half"] == half]
+    counts = {k: sum(1 for v in chosen if v["verdict"] == k)
+              for k in ("correct", "wrong", "refused", "refused_ok", "answered_bad")}
+    counts["answerable"] = counts["correct"] + counts["wrong"] + counts["refused"]
+    counts["no_answer"] = counts["refused_ok"] + counts["answered_bad"]
+    lengths = [v["length"] for v in chosen if v["length"] is not None]
+    counts["mean_length"] = sum(lengths) / max(len(lengths), 1)
+    return counts
+
+
+def _corpus_cell(c: dict) -> str:
+    right = f"{c['correct']}/{c['answerable']} ({c['correct'] / max(c['answerable'], 1):.0%})"
+    return (f"{right:>13}  wrong {c['wrong']:2}  refused {c['refused']:2}  "
+            f"no-answer refused {c['refused_ok']}/{c['no_answer']}  mean {c['mean_length']:.0f} ch")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--limit", type=int, default=5, help="search hits the answer is chosen from")
+    parser.add_argument("--sets", default=",".join(SETS), help="comma-separated: " + ", ".join(SETS))
+    parser.add_argument("--build-dir", type=Path, default=DEFAULT_BUILD,
+                        help="where the shared KorQuAD build step writes the articles (under /tmp)")
+    parser.add_argument("--cache", type=Path, help="parse cache and indexes kept between runs (default: a temp dir)")
+    parser.add_argument("--limit", type=int, default=5, help="search hits the answer ranks first")
     parser.add_argument("--show", action="store_true", help="print every question that was not right")
+    parser.add_argument("--records", type=Path, help="write one JSON line per question here")
     args = parser.parse_args()
-    questions = [json.loads(line) for line in (CORPUS / "questions.jsonl").read_text(encoding="utf-8").splitlines()
-                 if line.strip()]
-    with tempfile.TemporaryDirectory() as tmp:
-        started = time.perf_counter()
-        tenant = corpus_tenant(Path(tmp))
-        read_s = time.perf_counter() - started
-        counts = {k: 0 for k in ("correct", "wrong", "refused", "refused_ok", "answered_bad")}
-        lengths, most_lines, times = [], 0, []
-        for q in questions:
+    sets = [s for s in args.sets.split(",") if s]
+    records: list[dict] = []
+    report: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="noda_answers_") as tmp:
+        cache = args.cache or Path(tmp) / "cache"
+        if "korquad" in sets:
             started = time.perf_counter()
-            result = answer(tenant, q["question"], limit=args.limit)
-            times.append(time.perf_counter() - started)
-            verdict = judge(q, result)
-            counts[verdict] += 1
-            if result["answered"]:
-                lengths.append(len(result["text"]))
-                most_lines = max(most_lines, len(result["lines"]))
-            if args.show and verdict not in ("correct", "refused_ok"):
-                print(f"{verdict:12} {q['question']}\n{'':12} want: {q.get('answer_snippet')}")
-                for line, citation in zip(result["lines"], result["citations"]):
-                    print(f"{'':12} got:  {citation['filename']} | {line['text'][:150]}")
-        tenant.close()
-    answerable = counts["correct"] + counts["wrong"] + counts["refused"]
-    no_answer = counts["refused_ok"] + counts["answered_bad"]
-    rows = [
-        ("answered correctly", f"{counts['correct']}/{answerable}", f"{counts['correct'] / answerable:.1%}"),
-        ("wrongly answered", f"{counts['wrong']}/{answerable}", ""),
-        ("refused (had an answer)", f"{counts['refused']}/{answerable}", ""),
-        ("no-answer questions refused", f"{counts['refused_ok']}/{no_answer}", ""),
-        ("mean answer length (chars)", f"{sum(lengths) / max(len(lengths), 1):.0f}", ""),
-        ("most lines in one answer", str(most_lines), ""),
-        ("answer time p50 / max (s)", f"{sorted(times)[len(times) // 2]:.2f} / {max(times):.2f}", ""),
-        ("corpus read (s)", f"{read_s:.1f}", ""),
-    ]
-    print(f"\nextractive answers, limit={args.limit}, {len(questions)} questions")
-    for name, value, share in rows:
-        print(f"  {name:30} {value:>10} {share:>7}")
+            build_dir = build_korquad(args.build_dir)
+            tenant = korquad_tenant(build_dir, cache)
+            read_s = time.perf_counter() - started
+            verdicts, times = run(tenant, korquad_questions(build_dir), judge_korquad, args.limit, records,
+                                  "korquad", args.show)
+            tenant.close()
+            report.append(f"(a) KorQuAD dev sample through the answer path ({build_dir / 'corpus_txt'}, "
+                          f"read in {read_s:.0f} s)")
+            report += [f"    {name:30} {value:>12}" for name, value in korquad_rows(verdicts, times)]
+        if "corpus" in sets or "rewording" in sets:
+            started = time.perf_counter()
+            tenant = corpus_tenant(Path(tmp), cache)
+            read_s = time.perf_counter() - started
+            originals = corpus_questions()
+            wanted = []
+            if "corpus" in sets or "rewording" in sets:
+                wanted.append(("original", originals))
+            if "rewording" in sets:
+                wanted.append(("reworded", rewording_questions(originals)))
+            results = {}
+            for name, questions in wanted:
+                results[name] = run(tenant, questions, judge, args.limit, records, name, args.show)
+            tenant.close()
+            report.append(f"(b) shared corpus questions, one tenant of every corpus document (read in {read_s:.0f} s)")
+            verdicts, times = results["original"]
+            for half in ("reported", "tuning", None):
+                report.append(f"    {half or 'all':9} {_corpus_cell(corpus_counts(verdicts, half))}")
+            report.append(f"    answer time p50 / p95 (s) {_times(times):>12}")
+            if "reworded" in results:
+                reworded, rtimes = results["reworded"]
+                report.append("(c) rewordings (bench/rewordings.jsonl) against the original wording")
+                for half in ("reported", "tuning", None):
+                    report.append(f"    {half or 'all':9} reworded {_corpus_cell(corpus_counts(reworded, half))}")
+                    report.append(f"    {'':9} original {_corpus_cell(corpus_counts(verdicts, half))}")
+                report.append(f"    answer time p50 / p95 (s) {_times(rtimes):>12}")
+    if args.records:
+        with open(args.records, "w", encoding="utf-8") as fh:
+            for row in records:
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+    print(f"\nextractive answers (engine.answer, limit={args.limit})")
+    print("\n".join(report))
     return 0
 
 
