@@ -4,12 +4,14 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import re
 import zipfile
 from dataclasses import dataclass
 from typing import Optional
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 HWP3_MAGIC = b"HWP Document File V3.00"
+HWP2_MAGIC = b"HWP Document File V2."
 MARKANY_MAGIC = b"<MARKANY_DOCUMENTSAFER>"
 
 # Extension -> the formats a file with that extension may legitimately be.
@@ -19,10 +21,12 @@ EXTENSION_FORMATS = {
     ".png": {"png"}, ".jpg": {"jpeg"}, ".jpeg": {"jpeg"}, ".tif": {"tiff"},
     ".tiff": {"tiff"}, ".bmp": {"bmp"}, ".gif": {"gif"},
     ".doc": {"doc"}, ".xls": {"xls"}, ".ppt": {"ppt"}, ".pptx": {"pptx"},
-    ".txt": {"text"},
+    ".txt": {"text"}, ".csv": {"csv"}, ".tsv": {"csv"}, ".hml": {"hml"},
 }
 # Text has no signature: text bytes are read as a document only under these names ("" = no extension).
 TEXT_EXTENSIONS = frozenset({".txt", ".text", ""})
+CSV_EXTENSIONS = frozenset({".csv", ".tsv"})
+HWPML_SAMPLE = 4096         # bytes searched for the HWPML root element (after the XML declaration)
 TEXT_SAMPLE = 1 << 16       # bytes looked at to tell text from binary
 TEXT_CONTROLS = 0.005       # share of control characters (besides tabs and line breaks) text may hold
 
@@ -43,6 +47,8 @@ def detect(data: bytes) -> Detected:
         return Detected("drm", drm_vendor="markany")
     if head.startswith(HWP3_MAGIC):
         return Detected("hwp3")
+    if head.startswith(HWP2_MAGIC):
+        return Detected("hwp2")
     if head.startswith(OLE_MAGIC):
         return _detect_ole(data)
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")):
@@ -57,9 +63,24 @@ def detect(data: bytes) -> Detected:
         return Detected("bmp")
     if head.startswith((b"GIF87a", b"GIF89a")):
         return Detected("gif")
+    if _is_hwpml(data):
+        return Detected("hml")
     if looks_like_text(data):
         return Detected("text")
     return Detected("unknown")
+
+
+def _is_hwpml(data: bytes) -> bool:
+    """HWPML (Hangul's XML format, .hml — also how 국가법령정보센터 hands out laws as .hwp): its root
+    element ``<HWPML`` comes after at most an XML declaration, a DOCTYPE and comments."""
+    sample = data[:HWPML_SAMPLE]
+    if sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        sample = sample.decode("utf-16", errors="ignore").encode("utf-8")
+    sample = sample.lstrip(codecs.BOM_UTF8 + b" \t\r\n")
+    if not sample.startswith(b"<"):
+        return False
+    found = re.search(rb"<([A-Za-z_][\w.:-]*)", re.sub(rb"<[?!][^>]*>", b"", sample))
+    return found is not None and found.group(1) == b"HWPML"
 
 
 def looks_like_text(data: bytes) -> bool:
@@ -144,7 +165,18 @@ def named_as_text(filename: str) -> bool:
     return os.path.splitext(filename.rsplit("/", 1)[-1])[1].lower() in TEXT_EXTENSIONS
 
 
+def text_format(filename: str) -> Optional[str]:
+    """What text bytes are under ``filename``: "text", "csv", or None (not a document)."""
+    if named_as_text(filename):
+        return "text"
+    ext = os.path.splitext(filename.rsplit("/", 1)[-1])[1].lower()
+    return "csv" if ext in CSV_EXTENSIONS else None
+
+
 def claims_known_format(filename: str) -> bool:
-    """True when the extension names a format Noda reads (so unknown bytes mean damage)."""
+    """True when the extension names a format Noda reads (so unknown bytes mean damage).
+
+    Old Office names are left out: offices often save web pages or other data as .xls/.doc."""
     ext = os.path.splitext(filename)[1].lower()
-    return ext in EXTENSION_FORMATS and not EXTENSION_FORMATS[ext] & {"doc", "xls", "ppt", "pptx", "text"}
+    return ext in EXTENSION_FORMATS and not EXTENSION_FORMATS[ext] & {
+        "doc", "xls", "ppt", "pptx", "text", "csv"}

@@ -12,7 +12,7 @@ import time
 from typing import Iterator, Optional, Sequence
 
 from engine import wording
-from engine.detect import Detected, claims_known_format, detect, extension_mismatch, named_as_text
+from engine.detect import Detected, claims_known_format, detect, extension_mismatch, text_format
 from engine.formats.base import DocumentBuilder, ReadFailure
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import Document, Source, Warning
@@ -30,16 +30,19 @@ READERS = {
     "bmp": ("engine.formats.image", "image"),
     "gif": ("engine.formats.image", "image"),
     "text": ("engine.formats.text", "text"),
+    "csv": ("engine.formats.csvfile", "csv"),
+    "hml": ("engine.formats.hwpml", "hwpml-native"),
+    "hwp3": ("engine.formats.hwp3", "hwp3-native"),
+    "xls": ("engine.formats.xls", "xlrd"),
+    "doc": ("engine.formats.doc", "doc-native"),
+    "pptx": ("engine.formats.pptx", "python-pptx"),
 }
 # Formats we recognise but do not read, with the reason they get.
 NOT_READ = {
-    "hwp3": "UNSUPPORTED_VERSION",
+    "hwp2": "UNSUPPORTED_VERSION",
     "drm": "DRM_ENCRYPTED",
     "ooxml": "PASSWORD_PROTECTED",
-    "doc": "UNSUPPORTED_FORMAT",
-    "xls": "UNSUPPORTED_FORMAT",
     "ppt": "UNSUPPORTED_FORMAT",
-    "pptx": "UNSUPPORTED_FORMAT",
     "unknown": "UNSUPPORTED_FORMAT",
 }
 
@@ -79,8 +82,8 @@ def parse_document(data: bytes, filename: str, *, container_path: Sequence[str] 
     if not data:
         return unreadable(filename, "unknown", "EMPTY", container_path=container_path)
     found = detect(data)
-    if found.format == "text" and not named_as_text(filename):
-        found = Detected("unknown")   # a .hwp that is text is a damaged .hwp; a .json is data, not a document
+    if found.format == "text":   # a .hwp that is text is a damaged .hwp; a .json is data, not a document
+        found = Detected(text_format(filename) or "unknown")
     sha = hashlib.sha256(data).hexdigest()
     doc = Document(doc_id=f"sha256:{sha}",
                    source=Source(filename=filename, format=found.format, bytes=len(data),
@@ -172,7 +175,7 @@ def _finish(doc: Document, started: float) -> None:
 
 
 def _guess_title(doc: Document) -> Optional[str]:
-    if doc.source.format == "xlsx":  # sheet names are not titles; a workbook states its title in properties
+    if doc.source.format in ("xlsx", "xls", "csv"):  # sheet names and cells are not titles
         return None
     for b in doc.blocks:
         if b.type in ("title", "heading") and b.text.strip():

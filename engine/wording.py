@@ -26,11 +26,12 @@ REASONS: dict[str, tuple[str, str]] = {
     ),
     "UNSUPPORTED_FORMAT": (
         "지원하지 않는 파일 형식입니다",
-        "한글(HWP·HWPX), PDF, 워드(DOCX), 엑셀(XLSX), 텍스트(TXT), 그림, ZIP 파일로 저장해 넣어 주십시오",
+        "한글(HWP·HWPX·HML), PDF, 워드(DOC·DOCX), 엑셀(XLS·XLSX·CSV), 파워포인트(PPTX), 텍스트(TXT), 그림, ZIP 파일로"
+        " 저장해 넣어 주십시오 (파워포인트 97-2003의 PPT는 PPTX로 저장해 주십시오)",
     ),
     "UNSUPPORTED_VERSION": (
         "너무 오래된 판의 문서라 읽지 못합니다",
-        "한글에서 열어 HWPX나 HWP(5.0 이상)로 다시 저장해 넣어 주십시오",
+        "만든 프로그램(한글 2.x 문서는 한글)에서 열어 새 형식(HWPX·HWP·DOCX 등)으로 다시 저장해 넣어 주십시오",
     ),
     "NO_TEXT": (
         "글자 층이 없는 문서입니다 (스캔하거나 그림으로 만든 문서)",
@@ -89,7 +90,8 @@ WARNINGS: dict[str, str] = {
 
 FORMAT_NAMES = {
     "pdf": "PDF", "docx": "워드(DOCX)", "xlsx": "엑셀(XLSX)", "hwpx": "한글(HWPX)",
-    "hwp": "한글(HWP)", "hwp3": "한글 3.0(HWP)", "zip": "ZIP 압축", "png": "PNG 그림",
+    "hwp": "한글(HWP)", "hwp3": "한글 3.0(HWP)", "hwp2": "한글 2.x(HWP)", "hml": "한글 HWPML(HML)",
+    "csv": "CSV 표", "zip": "ZIP 압축", "png": "PNG 그림",
     "jpeg": "JPEG 그림", "tiff": "TIFF 그림", "bmp": "BMP 그림", "gif": "GIF 그림", "text": "텍스트(TXT)",
     "doc": "워드 97-2003(DOC)", "xls": "엑셀 97-2003(XLS)", "ppt": "파워포인트 97-2003(PPT)",
     "pptx": "파워포인트(PPTX)", "unknown": "알 수 없는 형식",

@@ -71,7 +71,7 @@ def _read_sheet(doc: DocumentBuilder, archive, part: str, sheet, budget: int) ->
         if row <= last_row and (row, col) not in texts:
             texts[(row, col)] = formula
             doc.warn("FORMULA_NOT_CACHED")
-    _add_sheet(doc, sheet.title, texts, merges)
+    add_sheet(doc, sheet.title, texts, merges)
     return budget
 
 
@@ -170,7 +170,7 @@ def _cell_texts(sheet, budget: int) -> tuple[dict[tuple[int, int], str], int]:
     return texts, budget
 
 
-def _add_sheet(doc: DocumentBuilder, name: str, texts: dict, merges: list) -> None:
+def add_sheet(doc: DocumentBuilder, name: str, texts: dict, merges: list) -> None:
     """A heading with the sheet name, then one Table over the sheet's used range."""
     spans = {}
     for min_col, min_row, max_col, max_row in merges:
@@ -187,10 +187,10 @@ def _add_sheet(doc: DocumentBuilder, name: str, texts: dict, merges: list) -> No
         row_span, col_span = spans.get((r, c), (1, 1))
         bottom, right = max(bottom, r + row_span - 1), max(right, c + col_span - 1)
         cells.append(Cell(row=r - top, col=c - left, text=text, row_span=row_span,
-                          col_span=col_span, cell_range=f"{sheet}!{_range(r, c, row_span, col_span)}"))
+                          col_span=col_span, cell_range=f"{sheet}!{cell_range(r, c, row_span, col_span)}"))
     doc.add_block("heading", name, level=1)
     doc.add_table(bottom - top + 1, right - left + 1, cells,
-                  cell_range=f"{sheet}!{_range(top, left, bottom - top + 1, right - left + 1)}")
+                  cell_range=f"{sheet}!{cell_range(top, left, bottom - top + 1, right - left + 1)}")
 
 
 def _drop_covered(texts: dict, min_col: int, min_row: int, max_col: int, max_row: int) -> None:
@@ -204,7 +204,8 @@ def _drop_covered(texts: dict, min_col: int, min_row: int, max_col: int, max_row
             texts.pop(key, None)
 
 
-def _range(row: int, col: int, rows: int, cols: int) -> str:
+def cell_range(row: int, col: int, rows: int, cols: int) -> str:
+    """The range ("A1" or "A1:C4") of ``rows`` x ``cols`` cells from 1-based (row, col)."""
     start = f"{get_column_letter(col)}{row}"
     if rows == 1 and cols == 1:
         return start

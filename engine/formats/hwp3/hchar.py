@@ -1,0 +1,62 @@
+"""HWP 3.0 characters (``hchar``): 16-bit codes, Hangul in KSSM 조합형 (Johab) → Unicode.
+
+A code below 0x80 is ASCII. A code with the high bit set is a Johab code
+(KS X 1001:1998 annex 3, 상용 조합형): 1 bit + 5 bits initial + 5 bits
+medial + 5 bits final consonant. A modern syllable is composed from the
+three jamo indexes through the tables below, which restate the annex's bit
+assignments; Johab codes that are no syllable (compatibility jamo, symbols,
+hanja, in the KS X 1001 rows Johab maps to 0xD9xx–0xFExx) are decoded with
+Python's ``johab`` codec, which implements the same annex. Codes 0x80–0x7FFF
+are Hangul's own drawing and symbol glyphs, which the published format does
+not list: they are dropped, never guessed.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+# 5-bit field value -> jamo index of Unicode's syllable arithmetic (None: fill code or unused).
+# Initial: 1 fill, 2 ㄱ … 20 ㅎ (the 19 modern initials in order).
+INITIALS = {code: code - 2 for code in range(2, 21)}
+# Medial: 2 fill; 3–7 ㅏㅐㅑㅒㅓ, 10–15 ㅔㅕㅖㅗㅘㅙ, 18–23 ㅚㅛㅜㅝㅞㅟ, 26–29 ㅠㅡㅢㅣ.
+MEDIALS = {code: index for index, code in enumerate(
+    list(range(3, 8)) + list(range(10, 16)) + list(range(18, 24)) + list(range(26, 30)))}
+# Final: 1 fill (no final), 2–17 ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁ, 19–29 ㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ.
+FINALS = {code: index for index, code in enumerate([1] + list(range(2, 18)) + list(range(19, 30)))}
+SYLLABLE_BASE = 0xAC00
+
+
+def hchar_text(code: int) -> Optional[str]:
+    """The character of one hchar (None: a control, or a glyph with no published mapping)."""
+    if code < 0x20:
+        return None
+    if code < 0x80:
+        return chr(code)
+    if code < 0x8000:
+        return None
+    syllable = _syllable(code)
+    if syllable is not None:
+        return syllable
+    try:
+        return bytes((code >> 8, code & 0xFF)).decode("johab")
+    except UnicodeDecodeError:
+        return None
+
+
+def _syllable(code: int) -> Optional[str]:
+    initial = INITIALS.get((code >> 10) & 0x1F)
+    medial = MEDIALS.get((code >> 5) & 0x1F)
+    final = FINALS.get(code & 0x1F)
+    if initial is None or medial is None or final is None:
+        return None
+    return chr(SYLLABLE_BASE + (initial * 21 + medial) * 28 + final)
+
+
+def hchar_string(data: bytes) -> str:
+    """A fixed ``hchar array`` (document summary fields) up to its first NUL."""
+    out = []
+    for i in range(0, len(data) - 1, 2):
+        code = data[i] | data[i + 1] << 8
+        if code == 0:
+            break
+        out.append(hchar_text(code) or "")
+    return "".join(out).strip()
