@@ -50,7 +50,7 @@ GOOD = {"공문.docx": make_docx("2024년 예산 집행 계획을 알립니다")
         "보고서.pdf": _pdf()}
 BAD = {"빈파일.hwpx": (b"", "EMPTY"),
        "도면.dwg": (b"AC1027" + bytes(range(256)) * 4, "UNSUPPORTED_FORMAT"),
-       "옛워드.doc": (make_ole({"WordDocument": b"\xec\xa5"}), "UNSUPPORTED_FORMAT"),
+       "옛워드.doc": (make_ole({"WordDocument": b"\xec\xa5"}), "CORRUPT"),
        "보안.hwp": (MARKANY_MAGIC + b"\0" * 100, "DRM_ENCRYPTED"),
        "잘린.zip": (make_zip({"a.txt": TEXT * 20})[:60], "CORRUPT"),
        "빈그림.png": (_blank_png(), "NO_TEXT")}
