@@ -7,8 +7,9 @@ import sys
 
 
 def prepare_app(app) -> None:
-    """Name, version, icon, the Korean font and Qt's Korean translations of the application."""
+    """Name, version, icon, the Korean font, Qt's Korean translations, and cycle collection on this thread."""
     from engine import __version__
+    from ui.collector import install_gui_collector
     from ui.fonts import install_korean_font
     from ui.main_window import app_icon
     from ui.translations import install_korean_translations
@@ -18,6 +19,7 @@ def prepare_app(app) -> None:
     app.setWindowIcon(app_icon())
     install_korean_font(app)
     install_korean_translations(app)
+    install_gui_collector(app)
 
 
 def main(argv=None) -> int:

@@ -9,7 +9,7 @@ from typing import Optional
 from PySide6.QtCore import QSize, Qt, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QIcon, QKeySequence
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
-from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QProgressBar,
+from PySide6.QtWidgets import (QDialog, QFileDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QProgressBar,
                                QPushButton, QSplitter, QStackedWidget, QTabWidget, QToolBar, QVBoxLayout,
                                QWidget)
 
@@ -67,7 +67,7 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else settings_store.load()
         self.persist = persist
         self.service = EngineService(cache_root=self.settings.cache_root(), limits=self.settings.parse_limits(),
-                                     runner=runner, host=host)
+                                     runner=runner, host=host, parent=self)
         self.watcher = FolderWatcher(self.settings.poll_seconds, parent=self)
         self.answer: Optional[dict] = None
         self.answer_folder: Optional[str] = None
@@ -480,8 +480,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(texts.NOTHING_TO_PRINT, 5000)
             return
         printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        dialog = QPrintDialog(printer, self)
-        if dialog.exec() == QPrintDialog.DialogCode.Accepted:
+        if _run_dialog(QPrintDialog(printer, self)):
             self.print_to(printer)
 
     def save_html(self, path) -> bool:
@@ -527,7 +526,7 @@ class MainWindow(QMainWindow):
 
     def settings_dialog(self) -> None:
         dialog = self.make_settings_dialog()
-        if dialog.exec() == SettingsDialog.DialogCode.Accepted:
+        if _run_dialog(dialog):
             self.accept_settings(dialog)
 
     def accept_settings(self, dialog: SettingsDialog) -> None:
@@ -569,13 +568,13 @@ class MainWindow(QMainWindow):
         return AboutDialog(app_icon(), self)
 
     def about(self) -> None:
-        self.about_box().exec()
+        _run_dialog(self.about_box())
 
     def help_box(self) -> HelpDialog:
         return HelpDialog(self)
 
     def show_help(self) -> None:
-        self.help_box().exec()
+        _run_dialog(self.help_box())
 
     def _save_settings(self) -> None:
         if self.persist:
@@ -585,6 +584,14 @@ class MainWindow(QMainWindow):
         self.service.shutdown()
         self._save_settings()
         super().closeEvent(event)
+
+
+def _run_dialog(dialog) -> bool:
+    """Show a modal dialog; True when accepted. It is deleted afterwards (its fields stay readable until
+    the event loop runs again), so closed dialogs never pile up under the window with their callbacks."""
+    accepted = dialog.exec() == QDialog.DialogCode.Accepted
+    dialog.deleteLater()
+    return accepted
 
 
 def _open_path(path) -> None:

@@ -35,8 +35,8 @@ class _MainThreadCall(QObject):
 
     _call = Signal(object)
 
-    def __init__(self):
-        super().__init__()
+    def __init__(self, parent: Optional[QObject] = None):
+        super().__init__(parent)
         self._call.connect(self._run, Qt.ConnectionType.QueuedConnection)
 
     def __call__(self, fn: Callable[[], Any]) -> None:
@@ -48,14 +48,18 @@ class _MainThreadCall(QObject):
 
 
 class ThreadPoolRunner:
-    """Runs tasks on a QThreadPool and hands results back to the GUI thread."""
+    """Runs tasks on a QThreadPool and hands results back to the GUI thread.
 
-    def __init__(self, pool: Optional[QThreadPool] = None, threads: int = 4):
+    With a ``parent`` (the service) the pool and the call-back object are Qt children: they are
+    deleted with it on the GUI thread, never by a cycle collection wherever it happens to run.
+    """
+
+    def __init__(self, pool: Optional[QThreadPool] = None, threads: int = 4, parent: Optional[QObject] = None):
         if pool is None:
-            pool = QThreadPool()
+            pool = QThreadPool(parent)
             pool.setMaxThreadCount(threads)  # a long refresh must not hold up questions and pages
         self.pool = pool
-        self.to_main = _MainThreadCall()
+        self.to_main = _MainThreadCall(parent)
 
     def run_task(self, fn: Callable[[], Any], on_done: Optional[Callable[[Any], None]] = None,
                  on_error: Optional[Callable[[BaseException], None]] = None) -> None:
@@ -136,10 +140,10 @@ class EngineService(QObject):
     busy_changed = Signal(bool)
 
     def __init__(self, *, cache_root=None, limits=None, workers: int = 2, timeout_s: float = 60.0,
-                 runner=None, host: Optional[EngineHost] = None):
+                 runner=None, host: Optional[EngineHost] = None, parent: Optional[QObject] = None):
         """Tenants live in the engine process ``host`` (shared, e.g. by tests), or in one of our own."""
-        super().__init__()
-        self.runner = runner or ThreadPoolRunner()
+        super().__init__(parent)
+        self.runner = runner or ThreadPoolRunner(parent=self)
         self.cache_root = cache_root
         self.limits = limits
         self.workers = workers

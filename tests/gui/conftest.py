@@ -1,4 +1,5 @@
-"""Fixtures of the window tests: private cache/config folders, a Korean font, one engine process, a folder."""
+"""Fixtures of the window tests: private cache/config folders, the app prepared as noda-desktop does it
+(Korean font and translations, cycles collected on the GUI thread), one engine process, a folder."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from tests.gui.samples import docx_bytes, pdf_bytes
+from noda_desktop.gui import prepare_app
+from ui.collector import GuiCollector
 from ui.engine_host import EngineHost
-from ui.fonts import install_korean_font
 
 
 @pytest.fixture(autouse=True)
@@ -17,9 +19,12 @@ def private_dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("NODA_CONFIG_DIR", str(tmp_path / "config"))
 
 
-@pytest.fixture(scope="session", autouse=True)
-def korean_font(qapp):
-    return install_korean_font(qapp)
+@pytest.fixture(scope="package", autouse=True)
+def prepared_app(qapp):
+    """The application as the window program prepares it; CPython collects again after these tests."""
+    prepare_app(qapp)
+    yield qapp
+    qapp.findChild(GuiCollector).stop()
 
 
 @pytest.fixture(scope="session")
