@@ -30,12 +30,13 @@ from pathlib import Path
 from whoosh import index, scoring
 from whoosh.fields import ID, STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
-from whoosh.query import Or, Term
+from whoosh.query import And, Or, Term
 
 from engine.analyzer import (BigramTokenizer, KoreanTokenizer, bigram_terms, content_words,
                              korean_terms_many)
 from engine.chunking import Chunk
 from engine.model import Document
+from engine.phrases import has_phrases, split_query
 
 # Bump when analysis, fields or chunking change: an index of another version is rebuilt empty.
 INDEX_NAME = "chunks_v3"  # v2: chunks of the 1000-character budget; v3: Kiwi without its multi-word dictionary
@@ -47,6 +48,7 @@ TOPIC_WEIGHT = 0.3
 MAX_QUERY_CHARS = 1000
 # Re-ranking (measured on KorQuAD questions outside the dev sample; see docs/architecture.md).
 RERANK_DEPTH = 20
+PHRASE_DEPTH = 200       # candidates holding a quoted phrase's bigrams, checked against their text
 PASSAGE_WEIGHT = 1.5
 PASSAGE_SPAN = 60        # characters, spaces not counted: about one sentence
 # Words of questions that are not looked for in a passage ("이름은 무엇인가").
@@ -155,16 +157,31 @@ class ChunkIndex:
 
     def search(self, query: str, limit: int = 10) -> list[dict]:
         """Hits for a free-text query, best first (BM25F over text, bigrams and titles, then
-        the best RERANK_DEPTH re-ranked by passage, see ``_rerank``)."""
+        the best RERANK_DEPTH re-ranked by passage, see ``_rerank``). A quoted part must occur
+        in the hit as written, spaces aside (engine/phrases.py): only chunks holding all its
+        bigrams are candidates, and each is checked against its stored text."""
         if not query or limit <= 0:
             return []
+        text, phrases = split_query(query[:MAX_QUERY_CHARS])
         with self._lock:
-            q = self._query(query[:MAX_QUERY_CHARS])
+            q = self._query(text)
             if q is None:
                 return []
-            results = self._searcher.search(q, limit=max(limit, RERANK_DEPTH))
+            if phrases:
+                q = And([q] + [g for g in map(self._phrase_grams, phrases) if g is not None])
+            results = self._searcher.search(q, limit=PHRASE_DEPTH if phrases else max(limit, RERANK_DEPTH))
             hits = [_hit(r.fields(), r.score, "lexical") for r in results]
-            return self._rerank(query[:MAX_QUERY_CHARS], hits)[:limit]
+            if phrases:
+                hits = [h for h in hits if all(has_phrases(h["text"], [p]) or has_phrases(
+                    " ".join(h["path"] + h["outline"]), [p]) for p in phrases)][:max(limit, RERANK_DEPTH)]
+            return self._rerank(text, hits)[:limit]
+
+    def _phrase_grams(self, phrase: str):
+        """All of a phrase's character bigrams (None for a one-letter phrase)."""
+        grams = [gram for gram, _s, _e in bigram_terms(phrase)]
+        if len(grams) < 1 or (len(grams) == 1 and len(grams[0]) == 1):
+            return None
+        return And([Term("grams", g) for g in dict.fromkeys(grams)])
 
     def _rerank(self, text: str, hits: list[dict]) -> list[dict]:
         """``hits`` re-ordered by their share of the best BM25F score plus PASSAGE_WEIGHT times

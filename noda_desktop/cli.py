@@ -361,7 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _folder_command(sub, "documents", "폴더를 읽어 두고 무엇을 읽었고 무엇을 못 읽었는지 보여 줍니다", cmd_documents)
 
     p = _folder_command(sub, "search", "폴더의 문서에서 찾고 근거(파일·쪽·좌표)를 보여 줍니다", cmd_search)
-    p.add_argument("query", help="찾을 말")
+    p.add_argument("query", help="찾을 말 (따옴표로 묶은 구절은 그 차례 그대로 찾습니다: '\"해외직접투자 동향\"')")
     p.add_argument("--limit", type=int, default=10, help="결과 수 (최대 20)")
 
     p = _folder_command(sub, "view", "묻고, 답과 근거(원문 쪽 위에 칠한 자리)를 HTML 파일 하나로 저장합니다", cmd_view,

@@ -68,7 +68,7 @@ REFRESH_DONE = "{folder}: 새 문서 {added}개, 바뀐 문서 {changed}개, 빠
 REFRESH_CANCELLED = "{folder}: 읽기를 취소했습니다. 다시 읽기를 누르면 이어서 읽습니다."
 
 # questions and answers (shared sentences: engine.wording.EVIDENCE_TEXTS)
-QUESTION_PLACEHOLDER = "질문을 적고 Enter — 예: 신청 기간은 언제인가?"
+QUESTION_PLACEHOLDER = "질문을 적고 Enter — 예: 신청 기간은 언제인가?  구절 그대로 찾기: \"해외직접투자 동향\"처럼 따옴표로"
 ASK = "묻기"
 ASKING = "답을 찾는 중…"
 ANSWER_PLACEHOLDER = "질문하면 답과 근거가 여기에 나옵니다."
