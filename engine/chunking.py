@@ -18,6 +18,7 @@ from typing import Optional
 from openpyxl.utils.cell import get_column_letter, range_boundaries
 
 from engine.model import Block, Cell, Document, Table
+from engine.outline import heading_level
 
 # KorQuAD (questions outside the dev sample, with the index's re-ranking): 600 → R@1 0.942,
 # R@5 0.984; 1000 → 0.957, 0.987. A chunk then holds a Wikipedia paragraph or two.
@@ -34,18 +35,6 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u00a0\u2000-\u200a\u2028\u2
 _SPACES = re.compile(r" {2,}")
 _SENTENCE_END = re.compile(r"(?<=[.!?。…])\s+|\n+")
 
-# Short numbered lines of formats without heading styles: pattern -> level.
-_NUMBERED_HEADINGS = [
-    (re.compile(r"^제\s*\d+\s*(장|편)\s*\S"), 1),
-    (re.compile(r"^제\s*\d+\s*절\s*\S"), 2),
-    (re.compile(r"^[ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩ]{1,4}\s*[.)]?\s*\S"), 1),
-    (re.compile(r"^[IVX]{1,4}\s*[.)]\s*\S"), 1),
-    (re.compile(r"^\d{1,2}\.\s*[^\d\s]"), 2),
-    (re.compile(r"^[가나다라마바사아자차카타파하]\.\s*\S"), 3),
-]  # "1)", "가)", "(1)" are mostly list items in Korean documents: not headings
-_HEADING_MAX_CHARS = 40
-_SENTENCE_ENDINGS = (".", "。", "다", "함", "임", "음")  # "1. 신청은 온라인으로 함" is an item
-_LABELLED = re.compile(r"[:：]\s*\S")  # "가. 소요예산: 2억 원" is an item, not a heading
 
 
 @dataclass
@@ -178,7 +167,7 @@ class _Chunker:
             if (kind, text) in self.seen_repeated:
                 return
             self.seen_repeated.add((kind, text))
-        level = self._heading_level(block, text) if kind == "paragraph" else None
+        level = heading_level(block, text, styled=self.styled) if kind == "paragraph" else None
         if level is not None:
             if self.flow is not None and self.flow.body:
                 self._flush_flow()
@@ -208,20 +197,6 @@ class _Chunker:
         if self.flow is not None:
             self._emit(self.flow)
             self.flow = None
-
-    def _heading_level(self, block: Block, text: str) -> Optional[int]:
-        if block.type == "title":
-            return 0
-        if block.type == "heading":
-            return block.level if block.level is not None else 1
-        if self.styled or block.type != "paragraph" or "\n" in text:
-            return None
-        if len(text) > _HEADING_MAX_CHARS or text.endswith(_SENTENCE_ENDINGS) or _LABELLED.search(text):
-            return None
-        for pattern, level in _NUMBERED_HEADINGS:
-            if pattern.match(text):
-                return level
-        return None
 
     def _enter_heading(self, level: int, text: str) -> None:
         while self.outline and self.outline[-1][0] >= level:

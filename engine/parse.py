@@ -157,12 +157,19 @@ def _mark_unreadable(doc: Document, code: str, drm_vendor: Optional[str] = None)
 
 
 def _finish(doc: Document, started: float) -> None:
-    """Fill the fields every reader shares: form fields (engine/structure.py), title fallback, metrics."""
+    """Fill the fields every reader shares: form fields (engine/structure.py), the heading outline
+    (engine/outline.py), geometry warnings (engine/review.py), title fallback, metrics."""
     if doc.access.readable:
         try:
+            from engine.outline import sections
+            from engine.review import review_warnings
             from engine.structure import extract_structure
             extract_structure(doc)
-        except Exception:  # the form's fields are extras: never lose a read over them
+            doc.structure.sections = sections(doc)
+            for code in review_warnings(doc):
+                if code not in doc.warning_codes():
+                    doc.warnings.append(Warning(code, wording.warning_text(code)))
+        except Exception:  # the form's fields, outline and geometry warnings are extras: never lose a read over them
             pass
     if doc.access.readable and not doc.structure.title:
         doc.structure.title = _guess_title(doc)

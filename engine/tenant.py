@@ -46,9 +46,12 @@ from engine.refresh import Outcome, WorkerPool, failed_document
 
 APP_NAME = "noda-desktop"
 MAX_LIMIT = 20
-# Warnings that mean "read, but have a look at the original once" (review).
-REVIEW_CODES = frozenset({"LAYOUT_SIDE_BY_SIDE", "TABLE_MAY_BE_SPLIT", "OCR_TEXT",
-                          "PAGES_WITHOUT_TEXT", "FORMULA_NOT_CACHED", "TRUNCATED"})
+# Warnings that mean "read, but have a look at the original once" (review). Measured on the shared corpus
+# (bench/review_warnings.py): only OCR_TEXT marks documents read less accurately (snippets found as written
+# 0.583 against 1.0, in reading order 0.833 against 1.0); side-by-side layout, split tables, text boxes and
+# pages without text did not (their documents read as well as the rest), so they stay plain warnings.
+# TRUNCATED and FORMULA_NOT_CACHED say outright that text is missing or is not the value shown.
+REVIEW_CODES = frozenset({"OCR_TEXT", "FORMULA_NOT_CACHED", "TRUNCATED"})
 STRUCTURE_FIELDS = ("title", "doc_number", "issued_date", "issuer", "recipient", "recipients", "attachments")
 BATCH_FILES = 25          # commit state + indexes after this many files …
 BATCH_SECONDS = 2.0       # … or this many seconds, whichever comes first

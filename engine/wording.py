@@ -83,6 +83,7 @@ WARNINGS: dict[str, str] = {
     "PAGES_WITHOUT_TEXT": "글자가 없는 쪽이 있습니다: {pages}",
     "TABLE_MAY_BE_SPLIT": "쪽을 넘는 표가 나뉘어 읽혔을 수 있습니다",
     "LAYOUT_SIDE_BY_SIDE": "가로로 나란한 배치가 있어 읽는 차례가 어긋날 수 있습니다",
+    "TEXT_BOXES": "글상자에 든 글이 많습니다. 글상자 글은 놓인 자리가 아니라 그것이 붙은 문단 뒤에 읽었습니다",
     "OCR_TEXT": "그림에서 기계가 읽은 글자입니다. 원문과 다를 수 있습니다",
     "TRUNCATED": "파일 끝이 잘려 있어 앞부분만 읽었습니다",
     "SECTION_SKIPPED": "문서의 {n}번째 구역이 손상되어 그 부분은 빼고 읽었습니다",

@@ -129,6 +129,8 @@ def _read(container: HwpContainer, doc: DocumentBuilder) -> None:
         doc.warn("DISTRIBUTION_DOCUMENT")
     doc.set_pages(sections.pages.page)
     doc.warn("PAGE_APPROXIMATE")
+    if sections.pages.columns > 1:
+        doc.warn("LAYOUT_SIDE_BY_SIDE")
     doc.set_title(_meaningful_title(container.title(), doc))
 
 

@@ -27,6 +27,7 @@ SIDE_TEXTS = {b"daeh": "header", b"toof": "footer", b"  nf": "footnote", b"  ne"
 TABLE_ID = b" lbt"
 SHAPE_ID = b" osg"
 SECTION_ID = b"dces"
+COLUMN_ID = b"dloc"      # 'cold': column definition; its UINT16 property holds the count in bits 2-9
 _PARA_SHAPE_REF = struct.Struct("<H")   # paragraph-shape id at byte 8 of PARA_HEADER
 
 
@@ -139,6 +140,9 @@ class SectionReader:
             return [self._table(rec, depth)]
         if ctrl_id == SHAPE_ID:
             return self._shape(rec, depth)
+        if ctrl_id == COLUMN_ID and self.stops[rec] - start >= 6:
+            prop = int.from_bytes(self.data[start + 4:start + 6], "little")
+            self.pages.columns = max(self.pages.columns, (prop >> 2) & 0xFF)
         kind = SIDE_TEXTS.get(ctrl_id)
         paras = self._paras(self.stream.children(rec), depth) if kind else []
         return [Box(kind, paras)] if paras else []

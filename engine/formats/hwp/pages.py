@@ -33,6 +33,7 @@ class PageCounter:
 
     def __init__(self) -> None:
         self.page = 0
+        self.columns = 1          # the most columns a column definition asked for
         self._previous: Optional[int] = None
         self._body: Optional[int] = None
 

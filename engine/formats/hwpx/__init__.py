@@ -44,6 +44,8 @@ def read(data: bytes, doc: DocumentBuilder) -> None:
     if pager.has_lines:
         doc.set_pages(pager.pages)
         doc.warn("PAGE_APPROXIMATE")
+    if pager.most_columns > 1:
+        doc.warn("LAYOUT_SIDE_BY_SIDE")
     doc.set_title(package.title())
 
 

@@ -91,6 +91,7 @@ class Pager:
     def __init__(self):
         self.pages = 0
         self.has_lines = False      # the file stores line positions at all
+        self.most_columns = 1       # the most columns a column definition asked for
         self._last: Optional[int] = None
         self._columns = 1
         self._column = 0
@@ -135,6 +136,7 @@ class Pager:
                 for ctrl in obj:
                     if local(ctrl) == "colPr":
                         self._columns = max(1, _int(ctrl.get("colCount"), 1))
+                        self.most_columns = max(self.most_columns, self._columns)
             elif name == "secPr":
                 for prop in obj:
                     if local(prop) == "pagePr":

@@ -1,0 +1,61 @@
+"""The heading outline of a Document: which blocks are headings, and at which level.
+
+A block a reader marked as a title (level 0) or heading (its level, else 1)
+is one. In a document without any heading style (HWP, PDF, text …), a short
+one-line paragraph that starts like a numbered heading is one — 「제1장」,
+「Ⅱ.」, 「3. 신청 방법」, 「가. 대상」 — unless it reads as a sentence or a labelled
+item. The chunker puts each chunk under this outline and
+``structure.sections`` lists it.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from engine.model import Block, Document
+
+# Short numbered lines of formats without heading styles: pattern -> level.
+_NUMBERED_HEADINGS = [
+    (re.compile(r"^제\s*\d+\s*(장|편)\s*\S"), 1),
+    (re.compile(r"^제\s*\d+\s*절\s*\S"), 2),
+    (re.compile(r"^[ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩ]{1,4}\s*[.)]?\s*\S"), 1),
+    (re.compile(r"^[IVX]{1,4}\s*[.)]\s*\S"), 1),
+    (re.compile(r"^\d{1,2}\.\s*[^\d\s]"), 2),
+    (re.compile(r"^[가나다라마바사아자차카타파하]\.\s*\S"), 3),
+]  # "1)", "가)", "(1)" are mostly list items in Korean documents: not headings
+_HEADING_MAX_CHARS = 40
+_SENTENCE_ENDINGS = (".", "。", "다", "함", "임", "음")  # "1. 신청은 온라인으로 함" is an item
+_LABELLED = re.compile(r"[:：]\s*\S")  # "가. 소요예산: 2억 원" is an item, not a heading
+
+
+def heading_level(block: Block, text: str, *, styled: bool) -> Optional[int]:
+    """The outline level of ``block`` (whose cleaned text is ``text``), or None for body text.
+    ``styled``: the document marks headings itself, so numbered lines are not guessed."""
+    if block.type == "title":
+        return 0
+    if block.type == "heading":
+        return block.level if block.level is not None else 1
+    if styled or block.type != "paragraph" or "\n" in text:
+        return None
+    if len(text) > _HEADING_MAX_CHARS or text.endswith(_SENTENCE_ENDINGS) or _LABELLED.search(text):
+        return None
+    for pattern, level in _NUMBERED_HEADINGS:
+        if pattern.match(text):
+            return level
+    return None
+
+
+def sections(doc: Document) -> list[dict]:
+    """The outline: one {level, title, block, page} per heading of the body, in reading order."""
+    styled = any(b.type == "heading" for b in doc.blocks)
+    tables = {t.block for t in doc.tables}
+    out = []
+    for block in doc.blocks:
+        if block.parent is not None or block.id in tables:
+            continue          # headings inside cells and notes are not the document's outline
+        text = block.text.strip()
+        level = heading_level(block, text, styled=styled) if text else None
+        if level is not None:
+            out.append({"level": level, "title": " ".join(text.split())[:200], "block": block.id,
+                        "page": block.page})
+    return out
