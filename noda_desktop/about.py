@@ -32,6 +32,7 @@ COMPONENTS = [
     ("platformdirs", "platformdirs", "MIT"),
     ("keyring (운영체제 암호 보관함 연결)", "keyring", "MIT"),
     ("NumPy (OpenBLAS)", "numpy", "BSD-3-Clause"),
+    ("pydantic (pydantic-core)", "pydantic", "MIT"),
 ]
 
 OBLIGATIONS = [

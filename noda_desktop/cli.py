@@ -6,6 +6,7 @@ import multiprocessing
 import json
 import os
 import sys
+from typing import Optional
 
 from engine import wording
 from engine.chunking import DEFAULT_BUDGET
@@ -78,14 +79,11 @@ def cmd_chunk(args) -> int:
     return 0
 
 
-def _open_tenant(folder: str):
-    """The folder as a refreshed Tenant (progress on a terminal's stderr), or None when missing."""
+def _open_tenant(folder):
+    """The folder as a refreshed Tenant, with progress on a terminal's stderr."""
     from engine.tenant import Tenant
     from noda_desktop.paths import cache_dir
 
-    if not os.path.isdir(folder):
-        print(wording.tenant_text("not_folder", path=folder), file=sys.stderr)
-        return None
     tenant = Tenant(folder, cache_root=cache_dir())
 
     def progress(p) -> None:
@@ -102,22 +100,36 @@ def _open_tenant(folder: str):
     return tenant
 
 
-def _with_tenant(folder: str, call):
-    """``call(tenant)`` on the folder read up to date, the tenant closed after; None when there is no folder."""
-    tenant = _open_tenant(folder)
-    if tenant is None:
+def _folder_call(args, action: str, body: dict) -> Optional[tuple[int, dict]]:
+    """One API call (engine/api) over the command's folder, read up to date first; None when there is no folder."""
+    from engine.api import Registry, handle
+    from noda_desktop.paths import config_dir
+
+    if not os.path.isdir(args.folder):
+        print(wording.tenant_text("not_folder", path=args.folder), file=sys.stderr)
         return None
+    registry = Registry([args.folder], open_tenant=_open_tenant, config_dir=config_dir())
     try:
-        return call(tenant)
+        return handle(registry, action, {"tenant": registry.names()[0], "principal": args.principal, **body})
     finally:
-        tenant.close()
+        registry.close()
+
+
+def _refused(answer) -> bool:
+    """Print why an API call was refused (stderr); True when it was."""
+    status, payload = answer
+    if status >= 400 and "error" in payload:
+        print(payload["error_text"], file=sys.stderr)
+        return True
+    return False
 
 
 def cmd_documents(args) -> int:
     """noda documents DIR [--json] [--principal P]"""
-    listing = _with_tenant(args.folder, lambda tenant: tenant.documents(args.principal))
-    if listing is None:
+    answer = _folder_call(args, "documents", {})
+    if answer is None or _refused(answer):
         return 2
+    listing = answer[1]
     if args.json:
         print(json.dumps(listing, ensure_ascii=False, indent=1))
         return 0
@@ -138,10 +150,10 @@ def cmd_documents(args) -> int:
 
 def cmd_search(args) -> int:
     """noda search DIR QUERY [--limit N] [--json] [--principal P]"""
-    result = _with_tenant(args.folder,
-                          lambda tenant: tenant.search(args.query, limit=args.limit, principal=args.principal))
-    if result is None:
+    answer = _folder_call(args, "search", {"query": args.query, "limit": args.limit})
+    if answer is None or _refused(answer):
         return 2
+    result = answer[1]
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
         return 0
@@ -162,15 +174,11 @@ def cmd_search(args) -> int:
 
 def cmd_view(args) -> int:
     """noda view DIR QUESTION [-o FILE] [--limit N] [--principal P]: the evidence page as one HTML file."""
-    from engine.answer import answer
-    from engine.evidence import evidence_html
-
-    page = _with_tenant(args.folder, lambda tenant: evidence_html(
-        tenant, answer(tenant, args.question, limit=args.limit, principal=args.principal)))
-    if page is None:
+    answer = _folder_call(args, "view", {"question": args.question, "limit": args.limit})
+    if answer is None or _refused(answer):
         return 2
     with open(args.output, "w", encoding="utf-8") as fh:
-        fh.write(page)
+        fh.write(answer[1]["html"])
     print(wording.evidence_text("saved", path=os.path.abspath(args.output)))
     return 0
 
@@ -182,19 +190,18 @@ def cmd_answer(args) -> int:
     (engine.gateway.grounded); when it is off or fails, the answer says so
     and the exit status is 1 — there is no fallback to extraction.
     """
-    from engine.answer import answer
     from engine.context import source_header
-    from engine.gateway.grounded import answer_with_saved
 
-    if args.llm:
-        result = _with_tenant(args.folder, lambda tenant: answer_with_saved(
-            tenant, args.question, limit=args.limit or 10, principal=args.principal))
-    else:
-        result = _with_tenant(args.folder, lambda tenant: answer(
-            tenant, args.question, limit=args.limit or 5, principal=args.principal))
-    if result is None:
+    answer = _folder_call(args, "answer", {"question": args.question, "limit": args.limit, "llm": args.llm})
+    if answer is None:
         return 2
-    failed = 1 if args.llm and not result["answered"] and result["reason"] != "NO_MATCH" else 0
+    status, result = answer
+    if status == 400 and result.get("error") == "LLM_OFF":
+        print(wording.answer_text("not_answered", why=result["error_text"]))
+        return 1
+    if _refused(answer):
+        return 2
+    failed = 1 if status == 502 else 0
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
         return failed
@@ -216,12 +223,10 @@ def cmd_answer(args) -> int:
 
 def cmd_context(args) -> int:
     """noda context DIR QUERY [--budget N] [--limit N] [--principal P] [--json]: evidence for an LLM."""
-    from engine.context import context
-
-    result = _with_tenant(args.folder, lambda tenant: context(
-        tenant, args.query, budget=args.budget, limit=args.limit, principal=args.principal))
-    if result is None:
+    answer = _folder_call(args, "context", {"query": args.query, "budget": args.budget, "limit": args.limit})
+    if answer is None or _refused(answer):
         return 2
+    result = answer[1]
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
         return 0
@@ -238,8 +243,6 @@ def cmd_context(args) -> int:
 
 def cmd_verify(args) -> int:
     """noda verify DIR --answer-file F --sources-file S [--citations-file C] [--json]: the answer against its sources."""
-    from engine.verify import verify
-
     try:
         with open(args.answer_file, encoding="utf-8") as fh:
             answer_text = fh.read()
@@ -248,10 +251,10 @@ def cmd_verify(args) -> int:
     except (OSError, ValueError) as exc:
         print(wording.answer_text("bad_json", path=getattr(exc, "filename", None) or exc), file=sys.stderr)
         return 2
-    result = _with_tenant(args.folder, lambda tenant: verify(
-        tenant, answer_text, sources, citations=citations, principal=args.principal))
-    if result is None:
+    answer = _folder_call(args, "verify", {"answer": answer_text, "sources": sources, "citations": citations})
+    if answer is None or _refused(answer):
         return 2
+    result = answer[1]
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
         return 0 if result["grounded"] else 1

@@ -46,9 +46,7 @@ class EngineError(Exception):
 def host_main(conn, warm_up: bool = True) -> None:
     """Serve engine calls from ``conn`` until told to stop or the window's process goes away."""
     from engine.analyzer import korean_terms
-    from engine.answer import answer
-    from engine.evidence import evidence_html
-    from engine.gateway.grounded import answer_with_saved
+    from engine.api import calls
     from engine.tenant import Tenant
 
     if hasattr(os, "nice"):
@@ -56,8 +54,7 @@ def host_main(conn, warm_up: bool = True) -> None:
 
     send_lock = threading.Lock()
     tenants: dict[tuple, Tenant] = {}
-    module_calls = {"answer": answer, "llm_answer": answer_with_saved,   # f(tenant, …) beside Tenant's methods
-                    "evidence_html": evidence_html}
+    module_calls = {"answer": calls.answer, "evidence_html": calls.evidence}   # f(tenant, …) beside Tenant's methods
     tenants_lock = threading.Lock()
     cancels: dict[int, threading.Event] = {}
     pool = ThreadPoolExecutor(HOST_THREADS)
@@ -257,15 +254,15 @@ class HostedTenant:
         return self._call("source_path", filename)
 
     def answer(self, question: str, limit: int = 5) -> dict:
-        """engine.answer.answer over this Tenant."""
+        """The extractive answer over this Tenant (engine.api.calls, as the API and the CLI answer)."""
         return self._call("answer", question, limit=limit)
 
     def llm_answer(self, question: str, config_dir: str, limit: int = 10) -> dict:
-        """engine.gateway.grounded.answer over this Tenant with the gateway saved in ``config_dir``."""
-        return self._call("llm_answer", question, config_dir, limit=limit)
+        """The LLM gateway's grounded answer, with the gateway saved in ``config_dir`` (engine.api.calls)."""
+        return self._call("answer", question, limit=limit, llm=True, config_dir=config_dir)
 
     def evidence_html(self, answer: dict) -> str:
-        """engine.evidence.evidence_html over this Tenant."""
+        """The evidence page of an answer over this Tenant (engine.api.calls)."""
         return self._call("evidence_html", answer)
 
     def close(self) -> None:

@@ -1,0 +1,63 @@
+"""What the engine does for one folder: the calls every face makes.
+
+The API routes, the ``noda`` CLI and the window's engine process all answer,
+look up context, verify and draw evidence through these functions, so the
+defaults (how many chunks an answer looks at, the cap of 20) and the choice
+between the extractive answer and the LLM gateway live in one place.
+``tenant`` is an engine Tenant (engine/tenant.py).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from engine import context as _context
+from engine import verify as _verify
+from engine.answer import answer as extract
+from engine.evidence import evidence_html
+from engine.gateway.grounded import answer_with_saved, saved_gateway
+from engine.tenant import MAX_LIMIT
+
+EXTRACT_LIMIT = 5       # chunks an extractive answer ranks first
+LLM_LIMIT = 10          # chunks of evidence the gateway is given
+
+
+def capped(limit: Optional[int], default: int) -> int:
+    """``limit`` (or ``default``) within 1 … MAX_LIMIT: a caller never gets more than 20."""
+    return max(1, min(int(default if limit is None else limit), MAX_LIMIT))
+
+
+def documents(tenant, principal: Optional[str] = None) -> dict:
+    return tenant.documents(principal)
+
+
+def search(tenant, query: str, limit: Optional[int] = None, principal: Optional[str] = None) -> dict:
+    return tenant.search(query, limit=capped(limit, 10), principal=principal)
+
+
+def answer(tenant, question: str, *, limit: Optional[int] = None, principal: Optional[str] = None,
+           llm: bool = False, config_dir=None) -> dict:
+    """The extractive answer, or with ``llm`` the gateway's grounded answer (saved in ``config_dir``)."""
+    if llm:
+        return answer_with_saved(tenant, question, config_dir, limit=capped(limit, LLM_LIMIT), principal=principal)
+    return extract(tenant, question, limit=capped(limit, EXTRACT_LIMIT), principal=principal)
+
+
+def evidence(tenant, result: dict) -> str:
+    """The self-contained evidence page (HTML) of an answer."""
+    return evidence_html(tenant, result)
+
+
+def context(tenant, query: str, budget: int = 4000, limit: Optional[int] = None,
+            principal: Optional[str] = None) -> dict:
+    return _context.context(tenant, query, budget=budget, limit=capped(limit, 10), principal=principal)
+
+
+def verify(tenant, answer_text: str, sources: list[dict], citations: Optional[list[dict]] = None,
+           principal: Optional[str] = None) -> dict:
+    return _verify.verify(tenant, answer_text, sources, citations=citations, principal=principal)
+
+
+def llm_refusal(config_dir=None) -> Optional[str]:
+    """Why the saved LLM gateway may not be used (its reason code), or None when it is on."""
+    gateway = saved_gateway(config_dir)
+    return None if gateway.enabled else gateway.refusal.code
