@@ -33,6 +33,9 @@ COMPONENTS = [
     ("keyring (운영체제 암호 보관함 연결)", "keyring", "MIT"),
     ("NumPy (OpenBLAS)", "numpy", "BSD-3-Clause"),
     ("pydantic (pydantic-core)", "pydantic", "MIT"),
+    ("FastAPI · Starlette (로컬 API)", "fastapi", "MIT · BSD-3-Clause"),
+    ("Uvicorn · h11", "uvicorn", "BSD-3-Clause · MIT"),
+    ("AnyIO · click (위 구성 요소가 쓰는 것)", None, "MIT · BSD-3-Clause"),
 ]
 
 OBLIGATIONS = [

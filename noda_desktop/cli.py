@@ -306,6 +306,12 @@ def cmd_cache(args) -> int:
     return 0
 
 
+def cmd_serve(args) -> int:
+    """noda serve [FOLDER…] [--port N] [--host H --key K] [--print-token]: the local HTTP API (noda_desktop/serve.py)."""
+    from noda_desktop.serve import cmd_serve as serve
+    return serve(args)
+
+
 def cmd_gateway(args) -> int:
     """noda gateway status [--json]: where question text would go, if anywhere (never the key)."""
     from engine.gateway import Gateway
@@ -394,6 +400,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("cache", help="캐시를 다룹니다 (purge: 읽어 둔 문서 글과 색인을 모두 지웁니다)")
     p.add_argument("action", choices=["purge"])
     p.set_defaults(func=cmd_cache)
+
+    p = sub.add_parser("serve", help="다른 프로그램이 노다를 쓰도록 로컬 API(HTTP)를 띄웁니다 (127.0.0.1, 토큰 필요)")
+    p.add_argument("folders", nargs="*", help="문서 폴더 (없으면 노다 창에 넣어 둔 폴더)")
+    p.add_argument("--port", type=int, default=8756, help="포트 (기본 8756)")
+    p.add_argument("--host", help="127.0.0.1 밖의 주소에 띄울 때만 (--key가 함께 있어야 합니다)")
+    p.add_argument("--key", help="관리자가 정한 키 (16자 이상, 환경 변수 NODA_API_KEY로도 줍니다)")
+    p.add_argument("--print-token", action="store_true", help="이 사용자의 API 토큰을 보여 주고 끝냅니다")
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("gateway", help="LLM 게이트웨이: 질문과 근거 글이 어디로 가는지 보여 줍니다 (status)")
     p.add_argument("action", choices=["status"])
