@@ -35,7 +35,9 @@ COMPONENTS = [
     ("pydantic (pydantic-core)", "pydantic", "MIT"),
     ("FastAPI · Starlette (로컬 API)", "fastapi", "MIT · BSD-3-Clause"),
     ("Uvicorn · h11", "uvicorn", "BSD-3-Clause · MIT"),
-    ("AnyIO · click (위 구성 요소가 쓰는 것)", None, "MIT · BSD-3-Clause"),
+    ("MCP Python SDK (mcp, mcp-types)", "mcp", "MIT"),
+    ("AnyIO · sse-starlette · httpx2 · jsonschema · PyJWT · click · python-multipart · OpenTelemetry API "
+     "(위 구성 요소가 쓰는 것)", None, "MIT · BSD-3-Clause · Apache-2.0"),
 ]
 
 OBLIGATIONS = [

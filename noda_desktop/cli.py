@@ -312,6 +312,12 @@ def cmd_serve(args) -> int:
     return serve(args)
 
 
+def cmd_mcp(args) -> int:
+    """noda mcp [FOLDER…]: the MCP server over stdio (noda_desktop/mcp_server.py)."""
+    from noda_desktop.mcp_server import cmd_mcp as serve
+    return serve(args)
+
+
 def cmd_gateway(args) -> int:
     """noda gateway status [--json]: where question text would go, if anywhere (never the key)."""
     from engine.gateway import Gateway
@@ -408,6 +414,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--key", help="관리자가 정한 키 (16자 이상, 환경 변수 NODA_API_KEY로도 줍니다)")
     p.add_argument("--print-token", action="store_true", help="이 사용자의 API 토큰을 보여 주고 끝냅니다")
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("mcp", help="에이전트(MCP 클라이언트)가 노다를 도구로 쓰도록 stdio MCP 서버로 돕니다")
+    p.add_argument("folders", nargs="*", help="문서 폴더 (없으면 노다 창에 넣어 둔 폴더)")
+    p.set_defaults(func=cmd_mcp)
 
     p = sub.add_parser("gateway", help="LLM 게이트웨이: 질문과 근거 글이 어디로 가는지 보여 줍니다 (status)")
     p.add_argument("action", choices=["status"])
