@@ -81,7 +81,7 @@ class ApiServer:
         return self.socket.getsockname()[1]
 
     def bind(self) -> None:
-        """Take the port now; raises OSError when it is in use or the address is not ours."""
+        """Take the port and listen now; raises OSError when it is in use or the address is not ours."""
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         if os.name == "nt":   # Windows: no other program may bind the same port beside us
@@ -90,6 +90,7 @@ class ApiServer:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((self.host, self.config.port))
+            sock.listen(128)     # connections wait in the backlog until uvicorn takes over
         except OSError:
             sock.close()
             raise
@@ -116,10 +117,10 @@ class ApiServer:
             self.socket.close()
 
 
-def api_app(registry: Registry, key: Optional[str] = None, any_host: bool = False):
+def api_app(registry: Registry, key: Optional[str] = None, any_host: bool = False, token_file: Optional[Path] = None):
     """The HTTP app over ``registry`` with the user's token (and ``key``), logging to ``usage_path()``."""
     from noda_desktop.http_api import build_app
-    return build_app(registry, Keys(load_or_create_token(), key), Usage(usage_path()), any_host=any_host)
+    return build_app(registry, Keys(load_or_create_token(token_file), key), Usage(usage_path()), any_host=any_host)
 
 
 def cmd_serve(args) -> int:

@@ -1,4 +1,4 @@
-"""The window's remembered settings: opened folders, cache location, parse limits.
+"""The window's remembered settings: opened folders, cache location, parse limits, the local API switch.
 
 Stored as one JSON file in ``paths.config_dir()`` (``NODA_CONFIG_DIR`` in tests).
 A missing or broken file gives the defaults; saving writes a temporary file and
@@ -27,6 +27,8 @@ class Settings:
     cache_dir: Optional[str] = None        # None: paths.cache_dir()
     limits: dict = field(default_factory=dict)  # overrides of engine.limits.Limits fields
     poll_seconds: int = 30                 # polling fallback for network shares
+    api_enabled: bool = False              # 다른 프로그램이 노다를 쓰도록 허용 (the local API, ui/api_switch.py)
+    api_port: int = 8756
 
     # ---- derived values ------------------------------------------------
     def cache_root(self) -> Path:
@@ -75,6 +77,10 @@ def load() -> Settings:
         settings.folders = []
     if not isinstance(settings.limits, dict):
         settings.limits = {}
+    if not isinstance(settings.api_enabled, bool):
+        settings.api_enabled = False
+    if not isinstance(settings.api_port, int) or not 1024 <= settings.api_port <= 65535:
+        settings.api_port = Settings.api_port
     return settings
 
 

@@ -13,6 +13,8 @@ once, like calibre's worker) and answered over a pipe.
   cancellation cross the pipe. If the process dies, the pending calls fail
   with ``EngineError`` and the next call starts a new process.
 - ``HostedTenant``: stands for one folder's Tenant in the engine process.
+- ``EngineHost.serve_api`` / ``stop_api``: the local HTTP API served from the
+  engine process over the same Tenants (noda_desktop/hosted_api.py).
 """
 from __future__ import annotations
 
@@ -48,6 +50,7 @@ def host_main(conn, warm_up: bool = True) -> None:
     from engine.analyzer import korean_terms
     from engine.api import calls
     from engine.tenant import Tenant
+    from noda_desktop.hosted_api import HostedApi
 
     if hasattr(os, "nice"):
         os.nice(ENGINE_NICENESS)      # the window comes first; parser processes inherit this
@@ -66,14 +69,23 @@ def host_main(conn, warm_up: bool = True) -> None:
             except (OSError, EOFError):
                 pass
 
-    def serve(req: int, folder: str, kwargs: dict, method: str, args: tuple, kw: dict) -> None:
+    def tenant_of(folder: str, kwargs: dict, close: bool = False):
         key = (folder, repr(sorted(kwargs.items())))
+        with tenants_lock:
+            tenant = tenants.pop(key, None) if close else tenants.get(key)
+            if tenant is None and not close:
+                tenant = tenants[key] = Tenant(folder, **kwargs)
+        return tenant
+
+    api = HostedApi(tenant_of)
+    host_calls = {"serve_api": api.serve, "stop_api": api.stop}   # calls with no folder
+
+    def serve(req: int, folder: Optional[str], kwargs: dict, method: str, args: tuple, kw: dict) -> None:
         try:
-            with tenants_lock:
-                tenant = tenants.pop(key, None) if method == "close" else tenants.get(key)
-                if tenant is None and method != "close":
-                    tenant = tenants[key] = Tenant(folder, **kwargs)
-            if method == "close":
+            tenant = None if folder is None else tenant_of(folder, kwargs, close=method == "close")
+            if folder is None:
+                result = host_calls[method](*args, **kw)
+            elif method == "close":
                 result = tenant.close() if tenant else None
             elif method == "refresh":
                 result = tenant.refresh(progress=lambda p: send(("progress", req, (p.done, p.total, p.current,
@@ -108,6 +120,7 @@ def host_main(conn, warm_up: bool = True) -> None:
         pass                          # the window's process is gone
     for event in list(cancels.values()):
         event.set()
+    api.stop()
     pool.shutdown(wait=True)
     for tenant in tenants.values():
         try:
@@ -170,6 +183,16 @@ class EngineHost:
             process.terminate()
             process.join(STOP_WAIT_S)
         conn.close()
+
+    def serve_api(self, port: int, folders: list[str], tenant_kwargs: dict, config_dir) -> int:
+        """Serve the local API from the engine process over these folders' Tenants; the port.
+
+        Starts it once (an EngineError of kind OSError when the port is taken); later calls update the folders."""
+        return self.call(None, {}, "serve_api", (port, list(folders), tenant_kwargs, str(config_dir)))
+
+    def stop_api(self) -> None:
+        if self.running:
+            self.call(None, {}, "stop_api")
 
     @property
     def running(self) -> bool:

@@ -21,6 +21,7 @@ from noda_desktop.settings import Settings
 from ui import printing, texts
 from ui.about_dialog import AboutDialog
 from ui.answer_panel import AnswerPanel
+from ui.api_switch import ApiSwitch
 from ui.documents import DocumentsPanel, UNREADABLE, count_statuses
 from ui.engine_host import EngineHost
 from ui.errors_view import ErrorsView
@@ -69,6 +70,7 @@ class MainWindow(QMainWindow):
         self.service = EngineService(cache_root=self.settings.cache_root(), limits=self.settings.parse_limits(),
                                      runner=runner, host=host, parent=self)
         self.watcher = FolderWatcher(self.settings.poll_seconds, parent=self)
+        self.api_switch = ApiSwitch(self.service, parent=self)
         self.answer: Optional[dict] = None
         self.answer_folder: Optional[str] = None
         self._request = 0          # newest question; older answers are dropped
@@ -87,6 +89,7 @@ class MainWindow(QMainWindow):
         for folder in [*self.settings.folders, *folders]:
             self.add_folder(folder, remember=True)
         self._show_state()
+        self.api_switch.apply(self.settings.api_enabled, self.settings.api_port)
 
     # ---- construction ----------------------------------------------------------
     def _action(self, text: str, slot, shortcut=None) -> QAction:
@@ -165,6 +168,7 @@ class MainWindow(QMainWindow):
         self.gateway_label = QLabel()
         bar = self.statusBar()
         bar.addWidget(self.progress_label, 1)
+        bar.addPermanentWidget(self.api_switch.label)
         bar.addPermanentWidget(self.gateway_label)
         bar.addPermanentWidget(self.progress_bar)
         bar.addPermanentWidget(self.cancel_button)
@@ -556,6 +560,7 @@ class MainWindow(QMainWindow):
         self.settings = new
         self._save_settings()
         self.watcher.set_poll_seconds(new.poll_seconds)
+        self.api_switch.apply(new.api_enabled, new.api_port)
         if reopen:
             folders = self.service.folders()
             self.service.shutdown()

@@ -166,14 +166,18 @@ class EngineService(QObject):
         """Open a folder as a tenant (once) and read it in the background; returns its key."""
         key = str(Path(folder).resolve())
         if key not in self.tenants:
-            kwargs = {"cache_root": self.cache_root, "workers": self.workers, "timeout_s": self.timeout_s}
-            if self.limits is not None:
-                kwargs["limits"] = self.limits
-            self.tenants[key] = TenantState(key, HostedTenant(key, host=self.host, **kwargs))
+            self.tenants[key] = TenantState(key, HostedTenant(key, host=self.host, **self.tenant_kwargs()))
             self.tenants_changed.emit()
         if refresh:
             self.refresh(key)
         return key
+
+    def tenant_kwargs(self) -> dict:
+        """How this service opens a folder's Tenant in the engine process (the hosted API opens them alike)."""
+        kwargs = {"cache_root": self.cache_root, "workers": self.workers, "timeout_s": self.timeout_s}
+        if self.limits is not None:
+            kwargs["limits"] = self.limits
+        return kwargs
 
     def remove_folder(self, folder: str) -> None:
         """Stop using a folder. Nothing on disk is deleted."""

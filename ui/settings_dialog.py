@@ -10,6 +10,7 @@ from engine.limits import DEFAULT_LIMITS
 from noda_desktop import paths
 from noda_desktop.settings import EDITABLE_LIMITS, Settings
 from ui import texts
+from ui.api_switch import ApiSettings
 from ui.gateway_settings import GatewaySettings
 from ui.service import SyncRunner
 
@@ -55,6 +56,8 @@ class SettingsDialog(QDialog):
         form.addRow(texts.POLL_LABEL, self.poll)
         form.addRow(_note(texts.LIMITS_NOTE))
 
+        self.api = ApiSettings(settings.api_enabled, settings.api_port)
+
         self.gateway = GatewaySettings(config_dir or paths.config_dir(), runner or SyncRunner())
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
@@ -64,6 +67,7 @@ class SettingsDialog(QDialog):
         general_layout = QVBoxLayout(general)
         general_layout.addWidget(cache_box)
         general_layout.addWidget(limits_box)
+        general_layout.addWidget(self.api)
         general_layout.addStretch(1)
         self.tabs = QTabWidget()
         self.tabs.addTab(general, texts.SETTINGS_GENERAL_TAB)
@@ -82,7 +86,8 @@ class SettingsDialog(QDialog):
         cache = self.cache.text().strip()
         default_cache = str(replace(self.settings, cache_dir=None).cache_root())
         return replace(self.settings, cache_dir=None if cache in ("", default_cache) else cache,
-                       limits=overrides, poll_seconds=self.poll.value())
+                       limits=overrides, poll_seconds=self.poll.value(),
+                       api_enabled=self.api.enabled.isChecked(), api_port=self.api.port.value())
 
     def _browse(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, texts.CACHE_GROUP, self.cache.text())

@@ -139,3 +139,14 @@ LLM_TOGGLE_ON_TIP = ("고르면 찾은 근거 글을 {host}의 모델 {model}에
 GATEWAY_STATUS_OFF = "LLM 꺼짐 · 문서 글은 이 PC 밖으로 나가지 않습니다"
 GATEWAY_STATUS_ON = "LLM 켜짐 · {host} · 모델 {model} · 사내망"
 GATEWAY_STATUS_REFUSED = "LLM 꺼짐 · 설정 확인 필요"
+# 설정 ▸ other programs on this PC (ui/api_switch.py) and its status-bar note
+API_GROUP = "다른 프로그램과 함께 쓰기"
+API_ALLOW = "다른 프로그램이 노다를 쓰도록 허용"
+API_PORT = "포트"
+API_NOTE = ("켜 두면 이 PC의 다른 프로그램(사내 에이전트, 업무 스크립트)이 노다에게 폴더의 문서를 찾고 물을 수 "
+            "있습니다. 이 PC 안(127.0.0.1)에서만 열리고, 이 사용자의 토큰을 아는 프로그램만 쓸 수 있습니다. "
+            "토큰 파일: {token}")
+API_STATUS_ON = "다른 프로그램 연결 켜짐 · 127.0.0.1:{port}"
+API_STATUS_TIP = "http://127.0.0.1:{port} — 토큰 파일: {token}"
+API_STATUS_FAILED = "다른 프로그램 연결을 켜지 못했습니다 · 포트 {port}을(를) 쓸 수 없습니다 — 설정에서 다른 포트를 고르십시오"
+API_STATUS_ERROR = "다른 프로그램 연결을 켜지 못했습니다 — {error}"
