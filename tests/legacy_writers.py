@@ -107,6 +107,34 @@ def hwp3_bytes(body: bytes, *, title: str = "", compressed: bool = True, passwor
     return HWP3_SIGNATURE + bytes(info) + bytes(summary) + stream
 
 
+def unlock_hwp3(data: bytes, password: str) -> bytes:
+    """A password-protected HWP 3.0 file made plain, for tests only (Noda itself never decrypts).
+
+    The scheme is the one rhwp (MIT) found and kordoc (MIT) documents: everything after the
+    information block is DES-ECB over the raw-deflated body, whose first 256 bytes check the
+    password; the key folds the password's UTF-16LE bytes into 7 bytes (each XORed in, then
+    rotated left by one) and spreads those 56 bits over the 8 key bytes, 7 bits each.
+    """
+    from cryptography.hazmat.decrepit.ciphers.algorithms import TripleDES
+    from cryptography.hazmat.primitives.ciphers import Cipher, modes
+
+    ring = bytearray(7)
+    for n, byte in enumerate(password.encode("utf-16-le")):
+        mixed = ring[n % 7] ^ byte
+        ring[n % 7] = (mixed << 1 | mixed >> 7) & 0xFF
+    key = bytearray(8)
+    for bit in range(56):
+        key[bit // 7] |= (ring[bit // 8] >> (7 - bit % 8) & 1) << (7 - bit % 7)
+    start = 30 + 128 + 1008 + struct.unpack_from("<H", data, 30 + 126)[0]
+    cipher = data[start:len(data) - (len(data) - start) % 8]
+    decryptor = Cipher(TripleDES(bytes(key) * 3), modes.ECB()).decryptor()   # three equal keys: DES
+    body = zlib.decompressobj(-zlib.MAX_WBITS).decompress(decryptor.update(cipher) + decryptor.finalize())
+    plain = bytearray(data[:start]) + body[256:]
+    struct.pack_into("<H", plain, 30 + 96, 0)     # no password …
+    plain[30 + 124] = 0                           # … and the body is no longer compressed
+    return bytes(plain)
+
+
 # ---- OLE compound file and Word 97 ----------------------------------------------------
 SECTOR = 512
 FREE, END, FAT_SECTOR, NO_STREAM = 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD, 0xFFFFFFFF

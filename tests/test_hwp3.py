@@ -6,7 +6,8 @@ import pytest
 from engine.formats.hwp3.hchar import hchar_text
 from engine.parse import parse_bytes, parse_path
 from tests.corpus import CORPUS, requires_corpus
-from tests.legacy_writers import (hwp3_bytes, hwp3_list, hwp3_note, hwp3_paragraph, hwp3_table)
+from tests.legacy_writers import (hwp3_bytes, hwp3_list, hwp3_note, hwp3_paragraph, hwp3_table,
+                                  unlock_hwp3)
 
 
 def _read(data: bytes, name: str = "옛문서.hwp"):
@@ -68,6 +69,20 @@ def test_a_password_protected_hwp3_is_password_protected():
 def test_the_corpus_hwp3_file_is_password_protected():
     doc = parse_path(str(CORPUS / "kordoc_HWP3-password-123456.hwp"))[0]
     assert doc.source.format == "hwp3" and doc.access.reason == "PASSWORD_PROTECTED"
+
+
+@requires_corpus
+def test_the_corpus_hwp3_file_unlocked_reads_as_hancoms_own_text():
+    """A real 한글 97 file (its password, 123456, is in its name): text, old-vowel syllables, tables, pages."""
+    plain = unlock_hwp3((CORPUS / "kordoc_HWP3-password-123456.hwp").read_bytes(), "123456")
+    doc = _read(plain, "안내문.hwp")
+    assert doc.access.readable and "TRUNCATED" not in doc.warning_codes()
+    assert doc.structure.title == "ᄒᆞᆫ글 97 안내문" and doc.source.pages > 20
+    text = doc.all_text()
+    assert "ᄒᆞᆫ글 97 제품을 구입해 주셔서 감사드립니다." in text
+    assert "이 안내문에는 ᄒᆞᆫ글 97을 올바르게 사용하는 데 필요한 매우 중요한 정보가 언급되어 있습니다." in text
+    assert any(c.text.startswith("펜티엄") for t in doc.tables for c in t.cells)
+    assert sum(b.type == "paragraph" for b in doc.blocks) > 200
 
 
 def test_a_cut_hwp3_keeps_what_came_before_the_cut():

@@ -6,7 +6,8 @@ medial + 5 bits final consonant. A modern syllable is composed from the
 three jamo indexes through the tables below, which restate the annex's bit
 assignments; Johab codes that are no syllable (compatibility jamo, symbols,
 hanja, in the KS X 1001 rows Johab maps to 0xD9xx–0xFExx) are decoded with
-Python's ``johab`` codec, which implements the same annex. Codes 0x80–0x7FFF
+Python's ``johab`` codec, which implements the same annex; syllables with the
+old vowel ㆍ become conjoining jamo (see ``ARAEA``). Codes 0x80–0x7FFF
 are Hangul's own drawing and symbol glyphs, which the published format does
 not list: they are dropped, never guessed.
 """
@@ -23,6 +24,11 @@ MEDIALS = {code: index for index, code in enumerate(
 # Final: 1 fill (no final), 2–17 ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁ, 19–29 ㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ.
 FINALS = {code: index for index, code in enumerate([1] + list(range(2, 18)) + list(range(19, 30)))}
 SYLLABLE_BASE = 0xAC00
+# Medial 30 is the old vowel ㆍ (아래아), which no modern syllable holds: such a syllable is written as
+# conjoining jamo (initial U+1100…, U+119E, final U+11A8…). Seen in Hancom's own 한글 97 안내문, whose every
+# 「ᄒᆞᆫ글」 is 0xD3C5 (ㅎ, 30, ㄴ), as Hancom's format document spells the name.
+ARAEA, ARAEA_JAMO, INITIAL_JAMO, FINAL_JAMO = 30, "\u119e", 0x1100, 0x11A7
+HANGUL_END = 0xD400   # Johab Hangul codes end with lead byte 0xD3; symbols and hanja start at 0xD8
 
 
 def hchar_text(code: int) -> Optional[str]:
@@ -36,6 +42,8 @@ def hchar_text(code: int) -> Optional[str]:
     syllable = _syllable(code)
     if syllable is not None:
         return syllable
+    if code < HANGUL_END and (code >> 5) & 0x1F == ARAEA:
+        return _araea(code)
     try:
         return bytes((code >> 8, code & 0xFF)).decode("johab")
     except UnicodeDecodeError:
@@ -49,6 +57,13 @@ def _syllable(code: int) -> Optional[str]:
     if initial is None or medial is None or final is None:
         return None
     return chr(SYLLABLE_BASE + (initial * 21 + medial) * 28 + final)
+
+
+def _araea(code: int) -> Optional[str]:
+    initial, final = INITIALS.get((code >> 10) & 0x1F), FINALS.get(code & 0x1F)
+    if initial is None or final is None:
+        return None
+    return chr(INITIAL_JAMO + initial) + ARAEA_JAMO + (chr(FINAL_JAMO + final) if final else "")
 
 
 def hchar_string(data: bytes) -> str:
