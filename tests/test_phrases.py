@@ -56,7 +56,8 @@ def test_split_query_and_has_phrases():
     assert has_phrases("ＡＢＣ 기관", ["abc기관"])
 
 
-def test_a_phrase_reaches_the_tenant_search(tmp_path):
+def test_a_phrase_reaches_the_tenant_search_and_the_api(tmp_path):
+    from engine.api import Registry, handle
     from engine.tenant import Tenant
     folder = tmp_path / "문서"
     folder.mkdir()
@@ -68,3 +69,9 @@ def test_a_phrase_reaches_the_tenant_search(tmp_path):
         assert len(tenant.search("해외직접투자 동향")["hits"]) == 2
     finally:
         tenant.close()
+    registry = Registry([folder], open_tenant=lambda f: Tenant(f, cache_root=tmp_path / "cache"))
+    try:
+        status, result = handle(registry, "search", {"query": '"해외직접투자 동향"'})
+    finally:
+        registry.close()
+    assert status == 200 and [h["filename"] for h in result["hits"]] == ["가.txt"]
