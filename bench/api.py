@@ -82,18 +82,7 @@ def main() -> int:
     server = subprocess.Popen([sys.executable, "-m", "noda_desktop.cli", "serve", args.folder, "--port", str(port)],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        probe = NodaClient(f"http://127.0.0.1:{port}", timeout=5)
-        while True:
-            try:
-                status, health = probe.call("/health", method="GET")
-                if status == 200 and not any(t["reading"] for t in health["tenants"]):
-                    break
-            except OSError:
-                pass
-            if server.poll() is not None:
-                print("noda serve ended early", file=sys.stderr)
-                return 1
-            time.sleep(0.1)
+        NodaClient(f"http://127.0.0.1:{port}", timeout=5).wait_ready(600, alive=lambda: server.poll() is None)
         ready_s = time.perf_counter() - started
         token = (scratch / "config" / "api-token").read_text().strip()
         client = NodaClient(f"http://127.0.0.1:{port}", token)

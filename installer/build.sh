@@ -72,6 +72,7 @@ build_deb() {  # $1 version; sets DEB
     install -Dm644 resources/icons/noda.svg "$root/usr/share/icons/hicolor/scalable/apps/noda-desktop.svg"
     install -Dm644 resources/icons/noda.png "$root/usr/share/icons/hicolor/256x256/apps/noda-desktop.png"
     install -Dm644 "$BUNDLE/NOTICE.txt" "$root/usr/share/doc/noda-desktop/copyright"
+    install -Dm644 -t "$root/usr/share/doc/noda-desktop" "$BUNDLE"/docs/*.md   # local API and MCP (also in /opt)
     depends=$(host_depends "$root" | sed 's/^shlibs:Depends=//')
     sed -e "s/@VERSION@/$1/" -e "s/@ARCH@/$arch/" -e "s|@DEPENDS@|$depends|" \
         -e "s/@MAINTAINER@/${NODA_DEB_MAINTAINER:-Noda Desktop <noda-desktop@localhost>}/" \

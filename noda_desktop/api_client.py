@@ -8,6 +8,7 @@ It talks to 127.0.0.1 directly, never through a proxy from the environment.
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
 from typing import Optional
@@ -38,3 +39,19 @@ class NodaClient:
         data = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
         status, _headers, raw = self.request(method, path, data, {"Content-Type": "application/json"})
         return status, json.loads(raw) if raw else {}
+
+    def wait_ready(self, timeout_s: float = 120.0, alive=lambda: True) -> dict:
+        """Wait until the server answers /health with every folder read; its health. ``alive()`` false stops it."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            if not alive():
+                raise RuntimeError("the server ended")
+            try:
+                status, health = self.call("/health", method="GET")
+                if status == 200 and not any(t["reading"] for t in health["tenants"]):
+                    return health
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise TimeoutError("the server did not come up")
+            time.sleep(0.1)

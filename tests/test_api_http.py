@@ -13,7 +13,6 @@ import socket
 import stat
 import subprocess
 import sys
-import time
 import urllib.parse
 
 import pytest
@@ -74,18 +73,10 @@ def served(tmp_path_factory):
     port = free_port()
     log = open(root / "serve.log", "w")
     process = noda("serve", folder, "--port", port, env=env, stdout=log, stderr=subprocess.STDOUT)
-    client = NodaClient(f"http://127.0.0.1:{port}", timeout=5)
-    deadline = time.monotonic() + 90
-    while True:
-        assert process.poll() is None, (root / "serve.log").read_text()
-        try:
-            status, health = client.call("/health", method="GET")
-            if status == 200 and not any(t["reading"] for t in health["tenants"]):
-                break
-        except OSError:
-            pass
-        assert time.monotonic() < deadline, "noda serve did not come up"
-        time.sleep(0.2)
+    try:
+        NodaClient(f"http://127.0.0.1:{port}", timeout=5).wait_ready(90, alive=lambda: process.poll() is None)
+    except (RuntimeError, TimeoutError):
+        pytest.fail((root / "serve.log").read_text())
     yield Served(root, folder, port, env, process)
     process.terminate()
     process.wait(20)

@@ -40,8 +40,8 @@ def setup(tmp_path_factory):
 class NormaLikeClient:
     """Newline-delimited JSON-RPC over the server's stdio, as seed 000 describes the Norma SDK's client."""
 
-    def __init__(self, args, env):
-        self.process = subprocess.Popen([sys.executable, "-m", "noda_desktop.cli", "mcp", *map(str, args)],
+    def __init__(self, args, env, program=(sys.executable, "-m", "noda_desktop.cli")):
+        self.process = subprocess.Popen([*map(str, program), "mcp", *map(str, args)],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                         env={**os.environ, **env})
         self.next_id = 0

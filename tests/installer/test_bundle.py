@@ -20,6 +20,7 @@ from engine import __version__
 from engine.parse import parse_path
 from noda_desktop.about import HANCOM_NOTICE
 from tests.corpus import CORPUS, requires_corpus
+from tests.documents import docx_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "dist"
@@ -163,7 +164,46 @@ def test_bundle_holds_what_the_app_needs_and_not_more():
     assert not [n for n in names if n.startswith(unwanted)]
     assert HANCOM_NOTICE in (BUNDLE / "NOTICE.txt").read_text(encoding="utf-8")
     assert (BUNDLE / "LICENSE.txt").read_bytes() == (ROOT / "LICENSE").read_bytes()
+    for doc in ("api.md", "mcp.md", "schema.md"):    # for the programs that use Noda through the API and MCP
+        assert (BUNDLE / "docs" / doc).read_bytes() == (ROOT / "docs" / doc).read_bytes()
 
+
+def test_the_bundle_serves_mcp_tools_offline(tmp_path, offline, env):
+    from tests.test_mcp import NormaLikeClient
+    folder = tmp_path / "갑"
+    folder.mkdir()
+    (folder / "공고.docx").write_bytes(docx_bytes("신청기간은 8월 28일까지다."))
+    client = NormaLikeClient([folder], env, program=offline + [BUNDLE / "noda"])
+    try:
+        init = client.request("initialize", {"protocolVersion": "2024-11-05", "capabilities": {},
+                                             "clientInfo": {"name": "norma", "version": "0.2"}})
+        assert init["result"]["protocolVersion"] == "2024-11-05"
+        client.send({"jsonrpc": "2.0", "method": "notifications/initialized", "params": {}})
+        failed, found = client.call("search", {"query": "신청기간"})
+        assert not failed and found["hits"][0]["filename"] == "공고.docx"
+    finally:
+        client.close()
+
+
+def test_the_bundle_serves_the_http_api_on_loopback(tmp_path, env):
+    """Not under unshare -n (its loopback is not ours to reach): the server only listens on 127.0.0.1."""
+    from noda_desktop.api_client import NodaClient
+    from tests.test_api_http import free_port
+    folder = tmp_path / "갑"
+    folder.mkdir()
+    (folder / "공고.docx").write_bytes(docx_bytes("신청기간은 8월 28일까지다."))
+    port = free_port()
+    server = subprocess.Popen([str(BUNDLE / "noda"), "serve", str(folder), "--port", str(port)], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        probe = NodaClient(f"http://127.0.0.1:{port}", timeout=5)
+        probe.wait_ready(90, alive=lambda: server.poll() is None)
+        token = (tmp_path / "config" / "api-token").read_text().strip()
+        status, found = NodaClient(probe.base, token).call("/search", {"query": "신청기간"})
+        assert status == 200 and found["hits"][0]["filename"] == "공고.docx"
+    finally:
+        server.terminate()
+        server.wait(20)
 
 def test_bundle_size():
     size = sum(p.stat().st_size for p in BUNDLE.rglob("*") if p.is_file() and not p.is_symlink())
