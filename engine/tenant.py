@@ -65,8 +65,10 @@ CACHE_PARTS = ("parse", "tenants", "unpacked")
 class Progress:
     done: int
     total: int
-    current: Optional[str]
-    phase: str            # "scan" | "parse" | "index" | "done" | "cancelled"
+    current: Optional[str]            # the file read last
+    phase: str            # "scan" | "reading" (a file went to a worker) | "parse" (one came back) | "index"
+    #                       | "done" | "cancelled"
+    reading: tuple[str, ...] = ()     # the files being read right now (handed to a worker, not back yet)
 
 
 def default_cache_root() -> Path:
@@ -121,6 +123,11 @@ class Tenant:
             raise FileNotFoundError(str(self.folder))
         with self._refresh_lock:
             return _Run(self, progress or (lambda p: None), cancel).go()
+
+    @property
+    def read_before(self) -> bool:
+        """Whether this folder has a saved state (so documents() answers from it without reading)."""
+        return self._refreshed
 
     # ---- listing and search ---------------------------------------------
     def documents(self, principal: Optional[str] = None) -> dict:
@@ -360,6 +367,7 @@ class _Run:
         self.removed: list[str] = []
         self.last_commit = time.monotonic()
         self.waiting: dict[str, list[tuple[str, tuple]]] = {}   # job -> files waiting on its parse
+        self.last: Optional[str] = None                          # the file finished last
 
     def go(self) -> dict:
         t = self.t
@@ -455,6 +463,7 @@ class _Run:
             self.waiting[job] = [(key, stat, sha)]
             self.report["parsed"] += 1
             pool.submit(job, path, key, t.limits, str(t.cache.root), t.generation)
+            self.say(Progress(self.done, self.total, self.last, "reading", self._reading()))
 
     def _finish_job(self, outcome: Outcome) -> None:
         for i, (key, stat, sha) in enumerate(self.waiting.pop(outcome.key, [])):
@@ -487,7 +496,12 @@ class _Run:
 
     def _step(self, key: str) -> None:
         self.done += 1
-        self.say(Progress(self.done, self.total, key, "parse"))
+        self.last = key
+        self.say(Progress(self.done, self.total, key, "parse", self._reading()))
+
+    def _reading(self) -> tuple[str, ...]:
+        """The files with a worker now, in the order they were handed out."""
+        return tuple(files[0][0] for files in self.waiting.values())
 
     def _commit(self, acl: Acl) -> None:
         self.t._commit(acl, self.entries, self.removed, self.fresh)

@@ -22,6 +22,7 @@ import itertools
 import multiprocessing
 import os
 import threading
+import time
 import traceback
 from collections import namedtuple
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -31,8 +32,9 @@ HOST_THREADS = 4            # engine calls served at once (a refresh and questio
 ENGINE_NICENESS = 5         # lower CPU priority of the engine (and its parsers) than the window's
 CANCEL_POLL_S = 0.1
 STOP_WAIT_S = 10.0
+WARM_UP_QUIET_S = 0.5       # the analyser loads once no call has been in flight for this long
 
-Progress = namedtuple("Progress", "done total current phase")
+Progress = namedtuple("Progress", "done total current phase reading", defaults=((),))
 
 
 class EngineError(Exception):
@@ -45,8 +47,18 @@ class EngineError(Exception):
 
 
 # ---- the engine process -----------------------------------------------------
+def cached_documents(tenant, principal: Optional[str] = None) -> Optional[dict]:
+    """The folder's listing from its saved state, at once; None for a folder never read (no reading here)."""
+    return tenant.documents(principal) if tenant.read_before else None
+
+
 def host_main(conn, warm_up: bool = True) -> None:
-    """Serve engine calls from ``conn`` until told to stop or the window's process goes away."""
+    """Serve engine calls from ``conn`` until told to stop or the window's process goes away.
+
+    The Korean analyser holds the GIL for seconds while it loads, so it loads only when the process is
+    quiet (no call in flight for WARM_UP_QUIET_S): at a restart the saved listings and the refreshes that
+    find nothing new come first. A call that needs it before then loads it itself.
+    """
     from engine.analyzer import korean_terms
     from engine.api import calls
     from engine.tenant import Tenant
@@ -57,8 +69,11 @@ def host_main(conn, warm_up: bool = True) -> None:
 
     send_lock = threading.Lock()
     tenants: dict[tuple, Tenant] = {}
-    module_calls = {"answer": calls.answer, "evidence_html": calls.evidence}   # f(tenant, …) beside Tenant's methods
+    module_calls = {"answer": calls.answer, "evidence_html": calls.evidence,   # f(tenant, …) beside Tenant's
+                    "cached_documents": cached_documents}                       # methods
     tenants_lock = threading.Lock()
+    quiet = threading.Condition()
+    in_flight = {"calls": 0, "last": time.monotonic()}
     cancels: dict[int, threading.Event] = {}
     pool = ThreadPoolExecutor(HOST_THREADS)
 
@@ -81,6 +96,8 @@ def host_main(conn, warm_up: bool = True) -> None:
     host_calls = {"serve_api": api.serve, "stop_api": api.stop}   # calls with no folder
 
     def serve(req: int, folder: Optional[str], kwargs: dict, method: str, args: tuple, kw: dict) -> None:
+        with quiet:
+            in_flight["calls"] += 1
         try:
             tenant = None if folder is None else tenant_of(folder, kwargs, close=method == "close")
             if folder is None:
@@ -89,7 +106,7 @@ def host_main(conn, warm_up: bool = True) -> None:
                 result = tenant.close() if tenant else None
             elif method == "refresh":
                 result = tenant.refresh(progress=lambda p: send(("progress", req, (p.done, p.total, p.current,
-                                                                                    p.phase))),
+                                                                                    p.phase, p.reading))),
                                         cancel=cancels[req])
             elif method in module_calls:
                 result = module_calls[method](tenant, *args, **kw)
@@ -100,9 +117,22 @@ def host_main(conn, warm_up: bool = True) -> None:
             send(("error", req, type(exc).__name__, str(exc), traceback.format_exc()))
         finally:
             cancels.pop(req, None)
+            with quiet:
+                in_flight["calls"] -= 1
+                in_flight["last"] = time.monotonic()
+                quiet.notify_all()
 
-    if warm_up:   # load Kiwi now, not at the first question (a thread of its own: stopping never waits for it)
-        threading.Thread(target=korean_terms, args=("준비",), daemon=True).start()
+    def warm() -> None:
+        with quiet:
+            while True:
+                waited = time.monotonic() - in_flight["last"]
+                if in_flight["calls"] == 0 and waited >= WARM_UP_QUIET_S:
+                    break
+                quiet.wait(max(0.05, WARM_UP_QUIET_S - waited))
+        korean_terms("준비")
+
+    if warm_up:   # a thread of its own: stopping never waits for it
+        threading.Thread(target=warm, name="noda-warm-up", daemon=True).start()
     try:
         while True:
             message = conn.recv()
@@ -261,6 +291,10 @@ class HostedTenant:
     def documents(self, principal: Optional[str] = None) -> dict:
         return self._call("documents", principal)
 
+    def cached_documents(self, principal: Optional[str] = None) -> Optional[dict]:
+        """The listing saved from the last reading, without reading; None when the folder was never read."""
+        return self._call("cached_documents", principal)
+
     def search(self, query: str, limit: int = 10, principal: Optional[str] = None) -> dict:
         return self._call("search", query, limit, principal)
 
@@ -276,13 +310,13 @@ class HostedTenant:
     def source_path(self, filename: str):
         return self._call("source_path", filename)
 
-    def answer(self, question: str, limit: int = 5) -> dict:
+    def answer(self, question: str, limit: int = 5, principal: Optional[str] = None) -> dict:
         """The extractive answer over this Tenant (engine.api.calls, as the API and the CLI answer)."""
-        return self._call("answer", question, limit=limit)
+        return self._call("answer", question, limit=limit, principal=principal)
 
-    def llm_answer(self, question: str, config_dir: str, limit: int = 10) -> dict:
+    def llm_answer(self, question: str, config_dir: str, limit: int = 10, principal: Optional[str] = None) -> dict:
         """The LLM gateway's grounded answer, with the gateway saved in ``config_dir`` (engine.api.calls)."""
-        return self._call("answer", question, limit=limit, llm=True, config_dir=config_dir)
+        return self._call("answer", question, limit=limit, llm=True, config_dir=config_dir, principal=principal)
 
     def evidence_html(self, answer: dict) -> str:
         """The evidence page of an answer over this Tenant (engine.api.calls)."""
