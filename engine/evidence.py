@@ -124,7 +124,7 @@ def _citation(tenant, citation: dict, pages_left: list[int]) -> str:
     fields = _form_fields(doc)
     if fields:
         out.append(f"<p class='meta'>{_e(fields)}</p>")
-    extractors = ", ".join(citation.get("extractors") or [])
+    extractors = wording.extractors_text(citation.get("extractors"))
     if extractors:
         out.append(f"<p class='meta'>{_e(_t('read_by', extractors=extractors))}</p>")
     if any("ocr" in (x or "").lower() for x in citation.get("extractors") or []):

@@ -199,11 +199,28 @@ def gateway_text(code: str, /, **values) -> str:
         return template
 
 
+# How a reader got a text out, in words for people (engine/parse.py READERS names them for programs).
+EXTRACTOR_NAMES = {
+    "pymupdf": "PDF 글자층", "ocr": "기계가 읽은 글자(OCR)", "python-docx": "워드 문서 본문",
+    "doc-native": "워드 97-2003 문서 본문", "openpyxl": "엑셀 칸 값", "xlrd": "엑셀 97-2003 칸 값",
+    "hwpx-native": "한글 문서 본문", "hwp-native": "한글 문서 본문", "hwp3-native": "한글 3.0 문서 본문",
+    "hwpml-native": "한글 HWPML 본문", "python-pptx": "파워포인트 글상자", "image": "그림",
+    "text": "텍스트 파일", "csv": "CSV 칸 값",
+}
+
+
+def extractors_text(extractors) -> str:
+    """'PDF 글자층, 기계가 읽은 글자(OCR)' for a citation's extractors (an unknown one as it is)."""
+    return ", ".join(dict.fromkeys(EXTRACTOR_NAMES.get(x, x) for x in extractors or [] if x))
+
+
+PRODUCT_NAME = "노다 문서 근거 찾기"   # the one name of the product: window title, menu entry, About, evidence pages
+
 # Evidence page texts (engine/evidence.py: `noda view` and the window's saved HTML).
 EVIDENCE_TEXTS: dict[str, str] = {
     "title": "노다 답과 근거 — {question}",
     "heading": "답과 근거",
-    "made_at": "노다 데스크톱이 {when}에 폴더 ‘{folder}’의 문서로 만든 근거 문서입니다",
+    "made_at": PRODUCT_NAME + "로 {when}에 폴더 ‘{folder}’의 문서에서 만든 근거 문서입니다",
     "question": "질문",
     "answer": "답",
     "made_by": "답을 지은 것: {made_by}",

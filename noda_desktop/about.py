@@ -4,6 +4,7 @@ from __future__ import annotations
 import html
 
 from engine import __version__
+from engine.wording import PRODUCT_NAME
 
 APP_LICENCE = "AGPL-3.0-or-later"
 
@@ -41,7 +42,7 @@ COMPONENTS = [
 ]
 
 OBLIGATIONS = [
-    "노다 데스크톱은 AGPL-3.0-or-later로 배포합니다. 함께 든 MuPDF/PyMuPDF도 AGPL-3.0입니다. "
+    f"{PRODUCT_NAME}는 AGPL-3.0-or-later로 배포합니다. 함께 든 MuPDF/PyMuPDF도 AGPL-3.0입니다. "
     "그래서 이 설치 파일을 다른 기관이나 사람에게 건넬 때는 받는 사람에게 노다의 전체 소스 코드"
     "(고친 부분 포함)도 같은 라이선스로 함께 주거나 받을 수 있게 알려야 합니다. "
     "고친 노다를 네트워크로 다른 사람에게 쓰게 할 때도 그 사람에게 소스를 제공해야 합니다.",
@@ -55,7 +56,7 @@ def about_html() -> str:
     """Rich text for the About box: version, what Noda does, the Hancom notice, licences and obligations."""
     rows = "".join(f"<li>{html.escape(name)} — {html.escape(licence)}</li>" for name, _, licence in COMPONENTS)
     duties = "".join(f"<p>{html.escape(text)}</p>" for text in OBLIGATIONS)
-    return (f"<h3>노다 데스크톱 {html.escape(__version__)}</h3>"
+    return (f"<h3>{PRODUCT_NAME} {html.escape(__version__)}</h3>"
             "<p>한국어 업무 문서(한글·PDF·워드·엑셀·그림·ZIP)를 읽고, 못 읽은 문서는 까닭을 알려 주며, "
             "질문에 근거(파일·쪽·자리)와 함께 답합니다. 인터넷에 연결하지 않습니다.</p>"
             f"<p>{html.escape(HANCOM_NOTICE)}</p>"

@@ -1,4 +1,4 @@
-"""`noda-desktop [FOLDER…]`: open the window (remembered folders plus the given ones)."""
+"""`noda-desktop [FOLDER or FILE…]`: open the window (remembered folders plus the folders, ZIP files and files given)."""
 from __future__ import annotations
 
 import multiprocessing

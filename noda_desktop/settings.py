@@ -1,4 +1,5 @@
-"""The window's remembered settings: opened folders, cache location, parse limits, the local API switch.
+"""The window's remembered settings: opened folders, cache location, parse limits, the local API switch,
+who the user is for ACL.json, and the window's size and pane layout.
 
 Stored as one JSON file in ``paths.config_dir()`` (``NODA_CONFIG_DIR`` in tests).
 A missing or broken file gives the defaults; saving writes a temporary file and
@@ -6,6 +7,7 @@ renames it, so a crash never leaves half a settings file behind.
 """
 from __future__ import annotations
 
+import getpass
 import json
 import os
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -29,6 +31,8 @@ class Settings:
     poll_seconds: int = 30                 # polling fallback for network shares
     api_enabled: bool = False              # 다른 프로그램이 노다를 쓰도록 허용 (the local API, ui/api_switch.py)
     api_port: int = 8756
+    principal: Optional[str] = None        # the name ACL.json rules are read for; None: the OS user name
+    window: dict = field(default_factory=dict)  # Qt's saved geometry and pane states (base64 text), by name
 
     # ---- derived values ------------------------------------------------
     def cache_root(self) -> Path:
@@ -45,6 +49,12 @@ class Settings:
                 changes[key] = type(default)(value)
         return replace(DEFAULT_LIMITS, **changes)
 
+    def acl_principal(self) -> Optional[str]:
+        """Who the window shows documents for: the chosen name, else the OS user name (None if unknown)."""
+        if self.principal and self.principal.strip():
+            return self.principal.strip()
+        return os_user_name()
+
     # ---- folders --------------------------------------------------------
     def add_folder(self, folder: str) -> bool:
         """Remember a folder; False when it was already there."""
@@ -57,6 +67,14 @@ class Settings:
     def remove_folder(self, folder: str) -> None:
         """Forget a folder (the folder itself is never touched)."""
         self.folders = [f for f in self.folders if f != str(folder)]
+
+
+def os_user_name() -> Optional[str]:
+    """The login name of this OS user, None when it cannot be told."""
+    try:
+        return getpass.getuser() or None
+    except Exception:   # no name in the environment and no password-database entry
+        return None
 
 
 def settings_path() -> Path:
@@ -81,6 +99,10 @@ def load() -> Settings:
         settings.api_enabled = False
     if not isinstance(settings.api_port, int) or not 1024 <= settings.api_port <= 65535:
         settings.api_port = Settings.api_port
+    if not isinstance(settings.window, dict):
+        settings.window = {}
+    if not isinstance(settings.principal, (str, type(None))):
+        settings.principal = None
     return settings
 
 

@@ -1,27 +1,41 @@
-"""The question box, the unreadable documents the answer leaves out, the answer and its citations."""
+"""The question box, the unreadable documents an answer leaves out, the answer and its citations.
+
+The parts stack top to bottom in ``self.layout()``: the question row, the
+notes (unreadable documents, answers found while reading), the answer, the
+citation list. What is added later (a scope chip above the answer, say)
+goes into that layout.
+"""
 from __future__ import annotations
 
+import html
 from typing import Optional
 
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
-                               QPushButton, QTextBrowser, QVBoxLayout, QWidget)
+                               QPushButton, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget)
 
-from ui import report, texts
+from ui import answer_render, report, texts
 
 CitationRole = Qt.ItemDataRole.UserRole + 1
 MAX_SKIPPED_SHOWN = 4
 MAX_QUOTE_SHOWN = 240      # characters of a quote in the citation list (the tooltip has all of it)
+SKIPPED_STYLE = "color:#b3261e; background:#fdecea; padding:4px; border-radius:3px"
+QUIET_STYLE = "color:#666"
+NOTE_STYLE = "color:#a15c00"
+ERRORS_LINK = "errors:"
 
 
 class AnswerPanel(QWidget):
     asked = Signal(str)                # a non-empty question
     citation_clicked = Signal(dict)    # one citation of the shown answer
+    stop_waiting = Signal()            # "그만 기다리기" while an LLM answer is awaited
+    errors_requested = Signal()        # the link to the 읽기 오류 tab
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.answer: Optional[dict] = None
+        self.documents_read: Optional[int] = None   # the folder's readable documents, for "찾아본 곳"
         self.question = QLineEdit()
         self.question.setPlaceholderText(texts.QUESTION_PLACEHOLDER)
         self.question.setClearButtonEnabled(True)
@@ -32,20 +46,23 @@ class AnswerPanel(QWidget):
         self.llm_toggle = QCheckBox(texts.LLM_TOGGLE)
         self.set_gateway(None)
 
-        self.skipped = QLabel()
-        self.skipped.setWordWrap(True)
-        self.skipped.setTextFormat(Qt.TextFormat.PlainText)
-        self.skipped.setStyleSheet("color:#b3261e; background:#fdecea; padding:4px; border-radius:3px")
-        self.skipped.hide()
+        self.skipped = _wrapping_label()
+        self.skipped.linkActivated.connect(lambda _link: self.errors_requested.emit())
+        self.notes = _wrapping_label(NOTE_STYLE)
 
         self.text = QTextBrowser()
         self.text.setOpenLinks(False)
         self.text.anchorClicked.connect(self._anchor_clicked)
         self.text.setPlaceholderText(texts.ANSWER_PLACEHOLDER)
+        self.text.setMinimumHeight(self.fontMetrics().lineSpacing() * 3)
+        self.stop_button = QPushButton(texts.STOP_WAITING)
+        self.stop_button.clicked.connect(self.stop_waiting)
+        self.stop_button.hide()
 
         self.citations_label = QLabel(texts.CITATIONS_HEADER)
         self.citations = QListWidget()
         self.citations.setWordWrap(True)
+        self.citations.setMinimumHeight(self.fontMetrics().lineSpacing() * 3)
         self.citations.itemClicked.connect(self._item_clicked)
         self.citations.itemActivated.connect(self._item_clicked)
 
@@ -53,13 +70,19 @@ class AnswerPanel(QWidget):
         row.addWidget(self.question, 1)
         row.addWidget(self.llm_toggle)
         row.addWidget(self.ask_button)
+        stop_row = QHBoxLayout()
+        stop_row.addStretch(1)
+        stop_row.addWidget(self.stop_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(row)
         layout.addWidget(self.skipped)
+        layout.addWidget(self.notes)
         layout.addWidget(self.text, 3)
+        layout.addLayout(stop_row)
         layout.addWidget(self.citations_label)
         layout.addWidget(self.citations, 2)
+        self.clear()
 
     # ---- states -------------------------------------------------------------
     def set_enabled_for_questions(self, enabled: bool) -> None:
@@ -80,35 +103,39 @@ class AnswerPanel(QWidget):
     def use_llm(self) -> bool:
         return self.llm_toggle.isEnabled() and self.llm_toggle.isChecked()
 
-    def show_busy(self) -> None:
-        self.answer = None
-        self.skipped.hide()
-        self.citations.clear()
-        self.text.setPlainText(texts.ASKING)
+    def show_busy(self, text: str = texts.ASKING, can_stop: bool = False) -> None:
+        """Say what the question is waiting for; ``can_stop`` offers 그만 기다리기."""
+        self.clear()
+        self.text.setPlainText(text)
+        self.stop_button.setVisible(can_stop)
 
     def show_error(self, message: str) -> None:
-        self.answer = None
-        self.citations.clear()
+        self.clear()
         self.text.setPlainText(message)
 
     def clear(self) -> None:
         self.answer = None
-        self.skipped.hide()
+        for label in (self.skipped, self.notes):
+            label.clear()
+            label.hide()
+        self.stop_button.hide()
         self.citations.clear()
         self.text.clear()
 
-    def show_answer(self, answer: dict) -> None:
-        """Show the answer with [n] links, the unreadable documents first, and the citation list."""
+    def show_answer(self, answer: dict, *, skipped_in_full: bool = True, notes: list[str] = ()) -> None:
+        """Show the answer with [n] links and its citation list.
+
+        The unreadable documents it left out get the red box the first time (``skipped_in_full``), a quiet
+        line with a link to the 읽기 오류 tab afterwards; a not-found answer names them itself.
+        """
+        self.clear()
         self.answer = answer
-        short = report.skipped_lines(answer, short=True)
-        shown = short[:MAX_SKIPPED_SHOWN]
-        if len(short) > len(shown):
-            shown.append(texts.MORE_SKIPPED.format(n=len(short) - len(shown)))
-        self.skipped.setText("\n".join([report.skipped_head(answer), *shown]))
-        self.skipped.setToolTip("\n".join(report.skipped_lines(answer)))
-        self.skipped.setVisible(bool(short))
-        self.text.setHtml(report.answer_html(answer))
-        self.citations.clear()
+        if answer.get("skipped") and (answer.get("answered") or answer.get("reason") not in
+                                      answer_render.NOT_FOUND_CODES):
+            self._show_skipped(answer, skipped_in_full)
+        self.notes.setText("\n".join(notes))
+        self.notes.setVisible(bool(notes))
+        self.text.setHtml(answer_render.answer_html(answer, documents_read=self.documents_read))
         for citation in answer.get("citations") or []:
             quote = citation.get("quote", "")
             shown = quote if len(quote) <= MAX_QUOTE_SHOWN else quote[:MAX_QUOTE_SHOWN].rstrip() + " …"
@@ -119,6 +146,23 @@ class AnswerPanel(QWidget):
             if report.is_machine_read(citation):
                 item.setForeground(QColor("#a15c00"))
             self.citations.addItem(item)
+
+    def _show_skipped(self, answer: dict, in_full: bool) -> None:
+        if in_full:
+            short = report.skipped_lines(answer, short=True)
+            shown = short[:MAX_SKIPPED_SHOWN]
+            if len(short) > len(shown):
+                shown.append(texts.MORE_SKIPPED.format(n=len(short) - len(shown)))
+            self.skipped.setTextFormat(Qt.TextFormat.PlainText)
+            self.skipped.setStyleSheet(SKIPPED_STYLE)
+            self.skipped.setText("\n".join([report.skipped_head(answer), *shown]))
+        else:
+            line = html.escape(texts.SKIPPED_AGAIN.format(count=len(answer["skipped"])))
+            self.skipped.setTextFormat(Qt.TextFormat.RichText)
+            self.skipped.setStyleSheet(QUIET_STYLE)
+            self.skipped.setText(f"<a href='{ERRORS_LINK}'>{line}</a>")
+        self.skipped.setToolTip("\n".join(report.skipped_lines(answer)))
+        self.skipped.show()
 
     def citation(self, n: int) -> Optional[dict]:
         for citation in (self.answer or {}).get("citations") or []:
@@ -152,3 +196,13 @@ class AnswerPanel(QWidget):
             if (self.citations.item(row).data(CitationRole) or {}).get("n") == citation.get("n"):
                 self.citations.setCurrentRow(row)
         self.citation_clicked.emit(citation)
+
+
+def _wrapping_label(style: str = "") -> QLabel:
+    """A label that wraps and never widens its pane (long file names stay inside)."""
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    if style:
+        label.setStyleSheet(style)
+    return label

@@ -8,7 +8,7 @@ from typing import Optional
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QHeaderView, QLabel,
-                               QSplitter, QTableView, QVBoxLayout, QWidget)
+                               QSizePolicy, QSplitter, QTableView, QVBoxLayout, QWidget)
 
 from engine import wording
 from engine.detect import EXTENSION_FORMATS
@@ -29,11 +29,24 @@ def status_of(entry: dict) -> str:
 
 
 def count_statuses(documents: Optional[dict]) -> dict[str, int]:
-    """How many documents of a Tenant.documents() answer are read / to review / unreadable."""
-    counts = {READ: 0, REVIEW: 0, UNREADABLE: 0}
-    for entry in (documents or {}).get("documents", []):
-        counts[status_of(entry)] += 1
-    return counts
+    """The engine's figures, as `noda documents` prints them: 읽음 (readable), 못 읽음, and 확인 필요 — the
+    unreadable documents and the read ones to look over, i.e. every document whose original must be opened."""
+    rows = (documents or {}).get("documents", [])
+    unreadable = sum(1 for e in rows if status_of(e) == UNREADABLE)
+    review = sum(1 for e in rows if status_of(e) == REVIEW)
+    return {READ: (documents or {}).get("readable", len(rows) - unreadable),
+            UNREADABLE: (documents or {}).get("unreadable", unreadable),
+            REVIEW: (documents or {}).get("needs_review", unreadable + review)}
+
+
+def shown_for(status: Optional[str], entry: dict) -> bool:
+    """Whether the status filter lets a row through: 확인 필요 shows what its count counts."""
+    own = status_of(entry)
+    if status == REVIEW:
+        return own in (REVIEW, UNREADABLE)
+    if status == READ:
+        return own in (READ, REVIEW)
+    return status is None or own == status
 
 
 def format_label(entry: dict) -> str:
@@ -59,15 +72,14 @@ def reason_label(entry: dict) -> str:
 
 
 def reason_tooltip(entry: dict) -> str:
-    """Reason codes with their sentences, one per line."""
+    """What happened and what to do, one reason per line (in Korean: the codes are for programs)."""
     if status_of(entry) == UNREADABLE:
-        code = entry.get("reason") or ""
-        return f"{code}\n{reason_label(entry)}"
-    return "\n".join(f"{r.get('code', '')}: {r.get('text', '')}" for r in entry.get("review_reasons", []))
+        return reason_label(entry).replace(" — ", "\n")
+    return "\n".join(r.get("text", "") for r in entry.get("review_reasons", []))
 
 
 def counts_label(counts: dict[str, int]) -> str:
-    """'읽음 n · 못 읽음 n · 확인 필요 n' (three disjoint groups)."""
+    """'읽음 n · 못 읽음 n · 확인 필요 n', the same three numbers as `noda documents`."""
     return texts.TENANT_COUNTS.format(readable=counts[READ], unreadable=counts[UNREADABLE],
                                       review=counts[REVIEW])
 
@@ -82,7 +94,7 @@ def detail_html(entry: dict) -> str:
     if status == UNREADABLE and code in wording.REASONS:
         what, step = wording.REASONS[code]
         vendor = f" ({entry['drm_vendor']})" if entry.get("drm_vendor") else ""
-        parts.append(f"{e(texts.DETAIL_WHAT)}: {e(what + vendor)} <small>[{e(code)}]</small>")
+        parts.append(f"{e(texts.DETAIL_WHAT)}: {e(what + vendor)}")
         parts.append(f"<b>{e(texts.DETAIL_STEP)}: {e(step)}</b>")
     elif status == UNREADABLE:
         parts.append(e(reason_label(entry)))
@@ -131,7 +143,7 @@ class DocumentsModel(QAbstractTableModel):
 
     def _rebuild(self) -> None:
         self.beginResetModel()
-        rows = [e for e in self.all_entries if self.status is None or status_of(e) == self.status]
+        rows = [e for e in self.all_entries if shown_for(self.status, e)]
         rows.sort(key=lambda e: (self._text(e, self.sort_column), e.get("filename", "")),
                   reverse=self.sort_order == Qt.SortOrder.DescendingOrder)
         self.entries = rows
@@ -199,6 +211,9 @@ class DocumentsPanel(QWidget):
             self.filter.addItem(STATUS_TEXT[status], status)
         self.filter.currentIndexChanged.connect(lambda _: self.model.set_status(self.filter.currentData()))
         self.summary = QLabel()
+        self.cached_note = QLabel(texts.FROM_CACHE)
+        self.cached_note.setStyleSheet("color:#666")
+        self.cached_note.hide()
 
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -212,7 +227,7 @@ class DocumentsPanel(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        for col, width in ((FILE, 220), (FORMAT, 90), (STATUS, 70), (REASON, 360), (TITLE, 220),
+        for col, width in ((FILE, 200), (FORMAT, 90), (STATUS, 70), (REASON, 300), (TITLE, 220),
                            (NUMBER, 120), (DATE, 90)):
             self.table.setColumnWidth(col, width)
         self.table.doubleClicked.connect(self._activated)
@@ -224,12 +239,15 @@ class DocumentsPanel(QWidget):
         self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.detail.setFrameShape(QFrame.Shape.StyledPanel)
         self.detail.setMargin(6)
-        split = QSplitter(Qt.Orientation.Vertical)
+        self.split = split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
         split.addWidget(self.detail)
         split.setStretchFactor(0, 1)
         split.setSizes([420, 140])
-        self.detail.setMinimumHeight(self.fontMetrics().lineSpacing() * 5 + 12)
+        split.setChildrenCollapsible(False)
+        self.detail.setMinimumHeight(self.fontMetrics().lineSpacing() * 3 + 12)
+        self.detail.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.table.setMinimumHeight(self.fontMetrics().lineSpacing() * 4)
 
         top = QHBoxLayout()
         top.addWidget(QLabel(texts.FILTER_LABEL))
@@ -239,16 +257,24 @@ class DocumentsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
+        layout.addWidget(self.cached_note)
         layout.addWidget(split)
 
-    def set_documents(self, documents: Optional[dict]) -> None:
+    def set_documents(self, documents: Optional[dict], from_cache: bool = False) -> None:
+        """Show a folder's listing; ``from_cache``: it is the one saved at the last reading (being checked)."""
         selected = (self.selected_entry() or {}).get("filename")
         self.model.set_documents(documents)
         if selected:
             self.select(selected)
         self._show_detail()
-        counts = count_statuses(documents)
-        self.summary.setText(counts_label(counts))
+        self.summary.setText(counts_label(count_statuses(documents)) if documents is not None else "")
+        self.cached_note.setVisible(from_cache)
+
+    def scroll_to_start(self) -> None:
+        """Back to the first row and the file-name column (another folder is shown)."""
+        self.table.clearSelection()
+        self.table.scrollToTop()
+        self.table.horizontalScrollBar().setValue(0)
 
     def set_status_filter(self, status: Optional[str]) -> None:
         self.filter.setCurrentIndex(max(0, self.filter.findData(status)))

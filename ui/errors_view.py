@@ -1,12 +1,13 @@
-"""The indexing-errors view: every unreadable document of every folder (document / reason / path)."""
+"""The 읽기 오류 tab: the unreadable documents of the folder on screen (document / what to do / path)."""
 from __future__ import annotations
 
 import os
+from typing import Optional
 
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
 from ui import texts
-from ui.documents import UNREADABLE, reason_label, status_of
+from ui.documents import UNREADABLE, reason_label, reason_tooltip, status_of
 
 
 class ErrorsView(QTableWidget):
@@ -18,24 +19,25 @@ class ErrorsView(QTableWidget):
         self.verticalHeader().hide()
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.horizontalHeader().setStretchLastSection(True)
-        self.setColumnWidth(0, 240)
-        self.setColumnWidth(1, 420)
+        self.setColumnWidth(0, 200)
+        self.setColumnWidth(1, 380)
+        self.setWordWrap(False)
 
-    def set_folders(self, documents_by_folder: dict[str, dict]) -> None:
-        """Fill from {folder: Tenant.documents()} with the unreadable documents only."""
+    def set_folder(self, folder: Optional[str], documents: Optional[dict]) -> int:
+        """Show one folder's unreadable documents (from its Tenant.documents()); how many there are."""
         rows = []
-        for folder, documents in documents_by_folder.items():
-            for entry in (documents or {}).get("documents", []):
-                if status_of(entry) == UNREADABLE:
-                    filename = entry.get("filename", "")
-                    path = os.path.join(folder, *filename.split("/"))
-                    rows.append((filename, reason_label(entry), path, entry.get("reason") or ""))
-        rows.sort(key=lambda r: r[2])
+        for entry in (documents or {}).get("documents", []):
+            if status_of(entry) == UNREADABLE:
+                filename = entry.get("filename", "")
+                path = os.path.join(folder or "", *filename.split("/"))
+                rows.append((filename, reason_label(entry), path, reason_tooltip(entry)))
+        rows.sort(key=lambda r: r[0])
         self.setSortingEnabled(False)
         self.setRowCount(len(rows))
-        for i, (name, reason, path, code) in enumerate(rows):
+        for i, (name, reason, path, tip) in enumerate(rows):
             for col, text in enumerate((name, reason, path)):
                 item = QTableWidgetItem(text)
-                item.setToolTip(f"{code}\n{reason}" if col == 1 else text)
+                item.setToolTip(tip if col == 1 else text)
                 self.setItem(i, col, item)
         self.setSortingEnabled(True)
+        return len(rows)

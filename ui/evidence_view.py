@@ -178,7 +178,9 @@ class EvidenceView(QWidget):
         """Show one citation: its pages with boxes, or its passage with the quote marked."""
         self.evidence = evidence
         self.header.setText(report.citation_head(evidence.citation))
-        self.header.setToolTip(report.citation_title(evidence.citation))
+        read_by = wording.extractors_text(evidence.citation.get("extractors"))
+        self.header.setToolTip("\n".join([report.citation_title(evidence.citation),
+                                          *([wording.evidence_text("read_by", extractors=read_by)] if read_by else [])]))
         self._set_notes(evidence.notes)
         if evidence.pages:
             self.stack.setCurrentWidget(self.page_view)

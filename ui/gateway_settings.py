@@ -69,6 +69,7 @@ class GatewaySettings(QWidget):
         form.addRow(texts.GATEWAY_MODEL, self.model)
         form.addRow(texts.GATEWAY_KEY, key_row)
         form.addRow(texts.GATEWAY_ALLOWED, self.allowed)
+        form.addRow(_label(texts.GATEWAY_ALLOWED_NOTE, "color:#666"))
         form.addRow(_label(texts.GATEWAY_KEY_WHERE[key_store()], "color:#666"))
         form.addRow(self.state)
         form.addRow(self.test_button, self.test_result)

@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor, QImage, QPageLayout, QPageSize, QPainter, QPen
 from PySide6.QtPrintSupport import QPrinter
 from PySide6.QtWidgets import QApplication
 
-from ui import report
+from ui import answer_render
 from ui.evidence import prepare
 
 IMAGE_WIDTH = 600      # layout px (¾ pt): a portrait A4 page picture fits the printed text area
@@ -68,7 +68,7 @@ def answer_document(answer: dict, pictures: list[CitedPicture] = ()) -> QTextDoc
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(url),
                         picture.image.scaledToWidth(min(picture.image.width(), 1400)))
         shown.append((url, f"[{picture.n}] {picture.filename}", picture.page))
-    doc.setHtml(report.answer_html(answer, for_print=True, images=shown, image_width=IMAGE_WIDTH))
+    doc.setHtml(answer_render.answer_html(answer, for_print=True, images=shown, image_width=IMAGE_WIDTH))
     return doc
 
 

@@ -1,19 +1,17 @@
-"""An answer as rich text: shown in the answer panel and printed.
+"""Naming an answer's parts for people: where a citation is, its revision tags, the unreadable documents.
 
+Shared by the answer panel, the evidence view, printing and ui.answer_render.
 The answer dict has the engine's /answer shape (question, answered, reason,
 skipped, made_by, text, lines, citations).
 """
 from __future__ import annotations
 
-import html
-import re
 from typing import Optional
 
 from engine import wording
 from ui import texts
 
 CITE_SCHEME = "cite"
-_REF = re.compile(r"\[(\d+)\]")
 _t = wording.evidence_text
 
 
@@ -99,61 +97,3 @@ def line_refs(line: dict) -> list[int]:
 
 def skipped_head(answer: dict) -> str:
     return _t("skipped_head", count=len(answer.get("skipped") or []))
-
-
-def answer_html(answer: dict, *, for_print: bool = False, images: list[tuple[str, str, int]] = (),
-                image_width: int = 480) -> str:
-    """The answer with numbered citations as HTML (Qt rich text).
-
-    On screen the [n] marks are links (cite:n); in print the full evidence
-    list, the unreadable documents and ``images`` — (url, "[n] 파일", page)
-    pictures of cited pages, ``image_width`` wide — follow.
-    """
-    e = html.escape
-    parts = []
-    if for_print:
-        parts.append(f"<h2>{e(_t('heading'))}</h2>")
-        parts.append(f"<p><b>{e(_t('question'))}:</b> {e(answer.get('question', ''))}</p>")
-        skipped = skipped_lines(answer)
-        if skipped:
-            parts.append(f"<p style='color:#b3261e'><b>{e(skipped_head(answer))}</b><br>"
-                         + "<br>".join(e(s) for s in skipped) + "</p>")
-        parts.append(f"<h3>{e(_t('answer'))}</h3>")
-    missing = no_answer_text(answer)
-    if missing:
-        parts.append(f"<p><b>{e(missing)}</b></p>")
-    lines = answer.get("lines") or []
-    if lines:
-        for line in lines:
-            marks = "".join(f" [{n}]" if for_print else f" <a href='{CITE_SCHEME}:{n}'>[{n}]</a>"
-                            for n in line_refs(line))
-            parts.append(f"<p>{e(line.get('text', ''))}{marks}</p>")
-    elif answer.get("answered") and answer.get("text"):
-        text = e(answer["text"]).replace("\n", "<br>")
-        if not for_print:
-            known = {c.get("n") for c in answer.get("citations") or []}
-            text = _REF.sub(lambda m: f"<a href='{CITE_SCHEME}:{m[1]}'>[{m[1]}]</a>" if int(m[1]) in known
-                            else m[0], text)
-        parts.append(f"<p>{text}</p>")
-    flags = answer.get("flags") or []
-    if flags:
-        parts.append(f"<p style='color:#b3261e'><b>{e(_t('flags_head'))}</b><br>"
-                     + "<br>".join(e(f.get("text", "")) for f in flags) + "</p>")
-    if answer.get("made_by"):
-        parts.append(f"<p style='color:#666'><small>{e(wording.made_by_text(answer))}"
-                     "</small></p>")
-    if for_print:
-        citations = answer.get("citations") or []
-        if citations:
-            parts.append(f"<h3>{e(_t('evidence'))}</h3>")
-        for c in citations:
-            tags = revision_tags(c)
-            parts.append(f"<p><b>{e(citation_title(c))}</b><br>“{e(c.get('quote', ''))}”"
-                         + (f" {e(tags)}" if tags else "") + "</p>")
-            if is_machine_read(c):
-                parts.append(f"<p style='color:#a15c00'><small>{e(_t('ocr'))}</small></p>")
-        for url, source, page in images:
-            caption = f"{source} · {_t('page_picture', page=page)}"
-            parts.append(f"<p style='page-break-before: always'><b>{e(caption)}</b></p>"
-                         f"<p><img src='{url}' width='{image_width}'></p>")
-    return "\n".join(parts)

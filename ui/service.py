@@ -22,6 +22,7 @@ from typing import Any, Callable, Optional
 
 from PySide6.QtCore import QObject, Qt, QThreadPool, Signal, Slot
 
+from ui import list_snapshots
 from ui.engine_host import EngineHost, HostedTenant
 
 log = logging.getLogger(__name__)
@@ -115,8 +116,9 @@ class RefreshProgress:
     folder: str
     done: int
     total: int
-    current: Optional[str]
+    current: Optional[str]                 # the file read last
     phase: str
+    reading: tuple[str, ...] = ()          # the files being read right now
 
 
 @dataclass
@@ -124,6 +126,7 @@ class TenantState:
     folder: str
     tenant: HostedTenant
     documents: Optional[dict] = None           # last Tenant.documents() answer
+    from_cache: bool = False                   # documents is the listing saved at the last reading
     error: Optional[str] = None                # last failure, for the window
     listed_at: float = 0.0                     # when documents was last fetched during a refresh
     listing: bool = False                      # a fetch of documents is in flight
@@ -160,17 +163,56 @@ class EngineService(QObject):
         self._latest: Optional[RefreshProgress] = None   # newest progress not shown yet
         self._latest_lock = threading.Lock()
         self.partial_list_s = PARTIAL_LIST_S
+        self.principal: Optional[str] = None       # whose view of ACL.json the lists and answers follow
 
     # ---- folders --------------------------------------------------------
     def add_folder(self, folder, refresh: bool = True) -> str:
-        """Open a folder as a tenant (once) and read it in the background; returns its key."""
+        """Open a folder as a tenant (once): its saved listing first, then a refresh; returns its key.
+
+        A folder read before is listed from its saved state at once (no waiting for the refresh, which
+        only finds what changed); the refresh is queued after that listing has come back.
+        """
         key = str(Path(folder).resolve())
-        if key not in self.tenants:
-            self.tenants[key] = TenantState(key, HostedTenant(key, host=self.host, **self.tenant_kwargs()))
-            self.tenants_changed.emit()
-        if refresh:
-            self.refresh(key)
+        if key in self.tenants:
+            if refresh:
+                self.refresh(key)
+            return key
+        state = self.tenants[key] = TenantState(key, HostedTenant(key, host=self.host, **self.tenant_kwargs()))
+        self.tenants_changed.emit()
+        principal, cache_root = self.principal, self.cache_root
+
+        def show_saved(documents) -> None:
+            if self.tenants.get(key) is state and documents is not None and state.documents is None:
+                state.documents, state.from_cache = documents, True
+                self.documents_changed.emit(key)
+
+        def listed(documents) -> None:
+            if self.tenants.get(key) is state and documents is not None and (state.documents is None
+                                                                              or state.from_cache):
+                state.documents, state.from_cache = documents, True
+                self.documents_changed.emit(key)
+            if refresh:
+                self.refresh(key)
+
+        if cache_root is not None:   # the window's own last list comes before the engine process is up
+            self.runner.run_task(lambda: list_snapshots.load(cache_root, key, principal), show_saved)
+        self.runner.run_task(lambda: state.tenant.cached_documents(principal), listed,
+                             lambda _exc: listed(None))
         return key
+
+    def set_principal(self, principal: Optional[str]) -> None:
+        """Show every folder as ``principal`` may see it (ACL.json); lists are fetched again."""
+        if principal == self.principal:
+            return
+        self.principal = principal
+        for folder, state in self.tenants.items():
+            self.runner.run_task(lambda s=state: s.tenant.documents(principal),
+                                 lambda documents, f=folder, s=state: self._relisted(f, s, documents))
+
+    def _relisted(self, folder: str, state: TenantState, documents: dict) -> None:
+        if self.tenants.get(folder) is state:
+            state.documents, state.from_cache = documents, False
+            self.documents_changed.emit(folder)
 
     def tenant_kwargs(self) -> dict:
         """How this service opens a folder's Tenant in the engine process (the hosted API opens them alike)."""
@@ -211,6 +253,10 @@ class EngineService(QObject):
         """Whether this folder is being read right now."""
         return self._running == folder
 
+    def running_folder(self) -> Optional[str]:
+        """The folder being read right now, if any."""
+        return self._running
+
     def refresh(self, folder: str) -> None:
         """Queue an incremental refresh of a folder (a running one is redone once it ends)."""
         if folder not in self.tenants:
@@ -245,13 +291,15 @@ class EngineService(QObject):
         def report(p) -> None:  # called on the worker thread by Tenant.refresh
             with self._latest_lock:
                 post = self._latest is None
-                self._latest = RefreshProgress(folder, p.done, p.total, p.current, p.phase)
+                self._latest = RefreshProgress(folder, p.done, p.total, p.current, p.phase, tuple(p.reading))
             if post:   # coalesce: the GUI shows only the newest of a burst
                 self.runner.to_main(self._emit_progress)
 
+        principal = self.principal
+
         def work():
             result = state.tenant.refresh(progress=report, cancel=cancel)
-            return result, state.tenant.documents()
+            return result, state.tenant.documents(principal)
 
         self.runner.run_task(work, lambda r: self._refreshed(state, r),
                              lambda exc: self._refresh_error(state, exc))
@@ -274,17 +322,21 @@ class EngineService(QObject):
         def listed(documents) -> None:
             state.listing, state.listed_at = False, time.monotonic()
             if self._running == folder and folder in self.tenants:   # the final list has not come yet
-                state.documents = documents
+                state.documents, state.from_cache = documents, False
                 self.documents_changed.emit(folder)
 
         def failed(exc) -> None:
             state.listing, state.listed_at = False, time.monotonic()
 
-        self.runner.run_task(state.tenant.documents, listed, failed)
+        principal = self.principal
+        self.runner.run_task(lambda: state.tenant.documents(principal), listed, failed)
 
     def _refreshed(self, state: TenantState, result) -> None:
         refresh, documents = result
-        state.documents, state.error = documents, None
+        state.documents, state.from_cache, state.error = documents, False, None
+        if self.cache_root is not None and not refresh.get("cancelled"):
+            cache_root, principal = self.cache_root, self.principal
+            self.runner.run_task(lambda: list_snapshots.save(cache_root, state.folder, principal, documents))
         self._finish(state)
         if state.folder in self.tenants:
             self.documents_changed.emit(state.folder)
@@ -311,11 +363,14 @@ class EngineService(QObject):
     # ---- questions and evidence ---------------------------------------------
     def ask(self, folder: str, question: str, on_done, on_error, limit: int = 5) -> None:
         """Answer a question from one folder's documents (engine.answer)."""
-        self.runner.run_task(lambda: self.tenant(folder).answer(question, limit), on_done, on_error)
+        tenant, principal = self.tenant(folder), self.principal
+        self.runner.run_task(lambda: tenant.answer(question, limit, principal=principal), on_done, on_error)
 
     def ask_llm(self, folder: str, question: str, config_dir, on_done, on_error) -> None:
         """Answer through the LLM gateway saved in ``config_dir``, from the folder's evidence."""
-        self.runner.run_task(lambda: self.tenant(folder).llm_answer(question, str(config_dir)), on_done, on_error)
+        tenant, principal = self.tenant(folder), self.principal
+        self.runner.run_task(lambda: tenant.llm_answer(question, str(config_dir), principal=principal),
+                             on_done, on_error)
 
     def save_evidence_html(self, folder: str, answer: dict, path, on_done, on_error) -> None:
         """Write the self-contained evidence HTML of an answer (engine.evidence) to ``path``."""

@@ -1,15 +1,16 @@
-"""The settings dialog: cache location, parse limits, polling, and the LLM gateway (ui.gateway_settings)."""
+"""The settings dialog: cache location, parse limits, polling, the name for ACL.json, and the LLM gateway
+(ui.gateway_settings)."""
 from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout,
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout,
                                QLabel, QLineEdit, QPushButton, QSpinBox, QTabWidget, QVBoxLayout, QWidget)
 
 from engine.limits import DEFAULT_LIMITS
 from noda_desktop import paths
-from noda_desktop.settings import EDITABLE_LIMITS, Settings
-from ui import texts
+from noda_desktop.settings import EDITABLE_LIMITS, Settings, os_user_name
+from ui import file_dialogs, texts
 from ui.api_switch import ApiSettings
 from ui.gateway_settings import GatewaySettings
 from ui.service import SyncRunner
@@ -57,6 +58,14 @@ class SettingsDialog(QDialog):
         form.addRow(_note(texts.LIMITS_NOTE))
 
         self.api = ApiSettings(settings.api_enabled, settings.api_port)
+        # who the user is for ACL.json
+        self.principal = QLineEdit(settings.principal or "")
+        self.principal.setPlaceholderText(texts.PRINCIPAL_HINT.format(user=os_user_name() or "?"))
+        self.principal.setClearButtonEnabled(True)
+        principal_box = QGroupBox(texts.PRINCIPAL_GROUP)
+        principal_layout = QVBoxLayout(principal_box)
+        principal_layout.addWidget(self.principal)
+        principal_layout.addWidget(_note(texts.PRINCIPAL_NOTE))
 
         self.gateway = GatewaySettings(config_dir or paths.config_dir(), runner or SyncRunner())
 
@@ -68,6 +77,7 @@ class SettingsDialog(QDialog):
         general_layout.addWidget(cache_box)
         general_layout.addWidget(limits_box)
         general_layout.addWidget(self.api)
+        general_layout.addWidget(principal_box)
         general_layout.addStretch(1)
         self.tabs = QTabWidget()
         self.tabs.addTab(general, texts.SETTINGS_GENERAL_TAB)
@@ -87,10 +97,11 @@ class SettingsDialog(QDialog):
         default_cache = str(replace(self.settings, cache_dir=None).cache_root())
         return replace(self.settings, cache_dir=None if cache in ("", default_cache) else cache,
                        limits=overrides, poll_seconds=self.poll.value(),
-                       api_enabled=self.api.enabled.isChecked(), api_port=self.api.port.value())
+                       api_enabled=self.api.enabled.isChecked(), api_port=self.api.port.value(),
+                       principal=self.principal.text().strip() or None)
 
     def _browse(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, texts.CACHE_GROUP, self.cache.text())
+        folder = file_dialogs.choose_folder(self, texts.CACHE_GROUP, self.cache.text())
         if folder:
             self.cache.setText(folder)
 

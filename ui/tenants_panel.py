@@ -7,7 +7,7 @@ from typing import Optional
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from ui import texts
+from ui import drops, texts
 from ui.documents import count_statuses, counts_label
 
 FolderRole = Qt.ItemDataRole.UserRole + 1
@@ -34,7 +34,8 @@ class TenantsPanel(QWidget):
         for folder in folders:
             item = QListWidgetItem(Path(folder).name or folder)
             item.setData(FolderRole, folder)
-            item.setToolTip(folder)
+            single = Path(folder).name == drops.SINGLE_FILES_NAME and Path(folder).parent.name == drops.SINGLE_FILES
+            item.setToolTip(texts.SINGLE_FILES_TIP if single else folder)
             self.list.addItem(item)
         self.list.blockSignals(False)
         keep = current if current in folders else (folders[0] if folders else None)

@@ -1,19 +1,22 @@
 """The window's own Korean labels (reasons and warnings come from engine.wording)."""
 from __future__ import annotations
 
-WINDOW_TITLE = "노다 — 문서 근거 찾기"
-APP_NAME = "노다 데스크톱"
+from engine.wording import PRODUCT_NAME
+
+WINDOW_TITLE = PRODUCT_NAME
 
 # empty state
 EMPTY_TITLE = "먼저 문서 폴더를 넣으십시오"
-EMPTY_BODY = ("문서가 든 폴더(또는 ZIP 파일)를 이 창에 끌어다 놓거나, [폴더 추가](Ctrl+O)를 누르십시오.\n"
+EMPTY_BODY = ("문서가 든 폴더나 문서 파일(ZIP 파일도 됩니다)을 이 창에 끌어다 놓거나, [폴더 추가](Ctrl+O)를 누르십시오.\n"
               "노다가 문서를 읽고, 못 읽은 문서는 까닭과 할 일을 알려 드립니다.\n"
               "다 읽으면 오른쪽 칸에 질문을 적고 Enter를 누르십시오. 답마다 근거가 붙습니다.")
 EMPTY_ADD = "폴더 추가…"
+EMPTY_ADD_FILES = "파일 추가…"
 EMPTY_SAMPLE = "예시 폴더 열기"
 
 # actions
 ADD_FOLDER = "폴더 추가…"
+ADD_FILES = "파일 추가…"
 REMOVE_FOLDER = "목록에서 빼기"
 REFRESH = "다시 읽기"
 PRINT = "인쇄…"
@@ -37,9 +40,14 @@ TENANT_READING = "읽는 중…"
 TENANT_FAILED = "읽다가 멈췄습니다: {error}"
 REMOVE_CONFIRM = "‘{folder}’ 폴더를 목록에서 뺍니다.\n폴더와 그 안의 파일은 지우지 않습니다."
 FOLDER_DIALOG = "문서 폴더 고르기"
-DROP_REJECTED = "폴더나 ZIP 파일만 넣을 수 있습니다: {names}"
+FILES_DIALOG = "읽을 문서 파일 고르기"
+DROP_REJECTED = "이 PC의 폴더나 파일이 아니라 넣지 못했습니다: {names}"
 FOLDER_MISSING = "폴더를 찾을 수 없습니다: {folder}"
 ZIP_FAILED = "ZIP 파일 {name}을(를) 열지 못했습니다: {error}"
+FILES_ADDED = "‘{names}’을(를) 폴더 목록의 ‘{folder}’에 넣었습니다 — 이 파일만 읽고, 파일이 든 폴더의 다른 파일은 읽지 않습니다."
+FILES_FAILED = "파일을 넣지 못했습니다: {error}"
+SINGLE_FILES_TIP = ("끌어다 놓거나 [파일 추가]로 넣은 파일들입니다. 노다가 읽으려고 둔 사본이며, "
+                    "원본 파일은 그 자리에 그대로 있습니다. [원본 열기]는 원본을 엽니다.")
 
 # documents
 STATUS_READ = "읽음"
@@ -47,10 +55,12 @@ STATUS_UNREADABLE = "못 읽음"
 STATUS_REVIEW = "확인 필요"
 FILTER_ALL = "모두"
 FILTER_LABEL = "보기:"
+FROM_CACHE = "지난번에 읽은 목록입니다 — 바뀐 파일을 확인하는 중…"
 COLUMNS = ["파일", "형식", "상태", "까닭과 할 일", "제목", "문서번호", "시행일", "발신"]
 DOCUMENTS_TAB = "문서 목록"
 ERRORS_TAB = "읽기 오류"
-ERROR_COLUMNS = ["문서", "까닭", "경로"]
+ERROR_COLUMNS = ["문서", "까닭과 할 일", "경로"]
+ERRORS_NONE = "이 폴더에는 못 읽은 문서가 없습니다."
 REVIEW_PREFIX = "읽었지만 눈으로 확인하십시오: "
 DETAIL_EMPTY = "문서를 고르면 까닭과 할 일, 문서의 제목·번호·날짜가 여기에 나옵니다. 두 번 누르면 원본을 엽니다."
 DETAIL_WHAT = "까닭"
@@ -62,6 +72,8 @@ DETAIL_ATTACHMENTS = "붙임"
 
 # progress
 PROGRESS = "{folder}: {done}/{total} — {current}"
+PROGRESS_READING = "{folder}: {done}/{total} — 읽는 중: {file}"
+PROGRESS_MORE = " 외 {n}개"
 PROGRESS_SCAN = "{folder}: 바뀐 파일을 찾는 중…"
 PROGRESS_INDEX = "{folder}: 찾아보기 목록을 만드는 중…"
 REFRESH_DONE = "{folder}: 새 문서 {added}개, 바뀐 문서 {changed}개, 빠진 문서 {removed}개"
@@ -71,11 +83,40 @@ REFRESH_CANCELLED = "{folder}: 읽기를 취소했습니다. 다시 읽기를 �
 QUESTION_PLACEHOLDER = "질문을 적고 Enter — 예: 신청 기간은 언제인가?  구절 그대로 찾기: \"해외직접투자 동향\"처럼 따옴표로"
 ASK = "묻기"
 ASKING = "답을 찾는 중…"
+ASKING_WHILE_READING = "‘{folder}’ 폴더를 읽는 중이라 답이 늦을 수 있습니다. 답을 찾는 중…"
+ASKING_LLM = "{host}의 모델 {model}에게 묻는 중… 답이 오래 오지 않으면 [그만 기다리기]를 누르십시오."
+STOP_WAITING = "그만 기다리기"
+STOPPED_WAITING = ("기다리기를 그만두었습니다. ‘LLM으로 답하기’를 끄고 다시 물으면 문서에서 그대로 발췌해 "
+                   "답합니다.")
+ANSWERED_WHILE_READING = "이 폴더를 다 읽기 전에 찾은 답입니다. 다 읽은 뒤 다시 물으면 더 나은 답이 나올 수 있습니다."
+SKIPPED_AGAIN = "못 읽은 문서 {count}개는 이번에도 찾지 않았습니다 ([읽기 오류] 탭)."
 ANSWER_PLACEHOLDER = "질문하면 답과 근거가 여기에 나옵니다."
 ANSWER_FAILED = "답을 만들지 못했습니다: {error}"
 MORE_SKIPPED = "… 외 {n}개 (읽기 오류 탭에 모두 있습니다)"
+MORE_SKIPPED_SHORT = " 외 {n}개"
+PRINT_SKIPPED = "못 읽은 문서는 찾지 않았습니다: {names}"
 CITATIONS_HEADER = "근거 (누르면 원문을 보여 드립니다)"
+NOT_FOUND = "찾지 못했습니다"
+SEARCHED = "찾아본 곳: {what}"
+SEARCHED_DOCS = "읽은 문서 {n}개"
+SEARCHED_ONE = "‘{document}’ 한 문서"
+SEARCHED_CHUNKS = "대목 {n}곳"
+NOT_SEARCHED = "찾지 않은 문서 (못 읽음): {names}"
+TRY_AGAIN = "다른 낱말로 묻거나, 더 짧게 물어 보십시오."
 MACHINE_READ = "기계가 읽은 글자"
+
+# opening originals
+OPENING = "원본을 여는 중: {name}"
+OPEN_NO_PROGRAM = "‘{name}’을(를) 열 프로그램을 찾지 못했습니다. 파일 위치: {path}"
+OPEN_MISSING = "원본 파일을 찾지 못했습니다: {name} (옮겨지거나 지워졌을 수 있습니다)"
+
+# file dialogs (Qt's own translation leaves some of these in English)
+DIALOG_LOOK_IN = "찾는 곳:"
+DIALOG_FILE_NAME = "파일 이름:"
+DIALOG_FILE_TYPE = "파일 형식:"
+DIALOG_ACCEPT = "고르기"
+DOCUMENT_FILTER = "문서"
+ALL_FILES_FILTER = "모든 파일 (*)"
 
 # evidence view
 EVIDENCE_EMPTY = "근거를 누르면 원문 쪽과 인용한 자리가 여기에 보입니다."
@@ -89,6 +130,7 @@ PRINTING = "인쇄할 원문 쪽을 준비하는 중…"
 PRINTED = "인쇄로 보냈습니다."
 PRINT_FAILED = "인쇄하지 못했습니다: {error}"
 HTML_FILTER = "HTML 파일 (*.html)"
+PRINT_PREVIEW = "인쇄 미리 보기"
 HTML_SAVED = "근거 HTML을 저장했습니다: {path}"
 HTML_FAILED = "근거 HTML을 만들지 못했습니다: {error}"
 
@@ -108,6 +150,11 @@ LIMIT_LABELS = {
 }
 LIMITS_NOTE = "바꾼 한도는 다음에 읽는 파일부터 적용됩니다."
 POLL_LABEL = "네트워크 폴더 확인 주기 (초)"
+PRINCIPAL_GROUP = "문서 권한에 쓸 내 이름"
+PRINCIPAL_HINT = "비워 두면 이 PC에 로그인한 이름({user})을 씁니다"
+PRINCIPAL_NOTE = ("폴더에 ACL.json(문서마다 볼 수 있는 사람을 적은 파일)이 있으면, 이 이름으로 볼 수 있는 "
+                  "문서만 목록과 답에 나옵니다. ACL.json이 없는 폴더는 모든 문서가 보입니다.")
+PRINCIPAL_SHOWN = "문서 권한: {name}"
 GATEWAY_INTRO = ("비워 두면 꺼져 있고, 노다는 문서에서 그대로 발췌해 답합니다. 사내 모델 서버 주소를 넣으면 "
                  "‘LLM으로 답하기’를 고른 질문에 한해 질문과 찾은 근거 글이 그 주소로만 갑니다. "
                  "사내망 밖의 주소는 받지 않습니다.")
@@ -116,7 +163,7 @@ GATEWAY_FORMATS = {"openai-chat": "OpenAI Chat Completions (vLLM·Ollama·LM Stu
                    "openai-responses": "OpenAI Responses",
                    "anthropic": "Anthropic Messages"}
 GATEWAY_ADDRESS = "서버 주소"
-GATEWAY_ADDRESS_HINT = "예: http://llm.intra.go.kr:8000/v1"
+GATEWAY_ADDRESS_HINT = "예: http://10.20.1.5:8000/v1 — 사내 모델 서버의 IP나 이름"
 GATEWAY_MODEL = "모델 이름"
 GATEWAY_KEY = "API 키"
 GATEWAY_KEY_HINT = "필요할 때만"
@@ -124,8 +171,11 @@ GATEWAY_KEY_SAVED = "저장된 키가 있습니다 — 바꿀 때만 적으십�
 GATEWAY_KEY_FORGET = "저장된 키 지우기"
 GATEWAY_KEY_WHERE = {"keyring": "키는 운영체제의 암호 보관함에 둡니다.",
                      "file": "키는 이 사용자만 읽을 수 있는 설정 파일에 둡니다."}
-GATEWAY_ALLOWED = "사내 주소로 칠 이름"
-GATEWAY_ALLOWED_HINT = "쉼표로 구분: .go.kr 내부 이름, llm.intra, 10.20.0.0/16 …"
+GATEWAY_ALLOWED = "사내망으로 인정할 주소"
+GATEWAY_ALLOWED_HINT = "쉼표로 구분 — 예: .intra.go.kr, llm.agency.go.kr, 10.20.0.0/16"
+GATEWAY_ALLOWED_NOTE = ("사설 IP(10.x.x.x, 172.16–31.x.x, 192.168.x.x)와 이 PC(localhost)는 늘 사내로 봅니다. "
+                        "서버를 이름으로 적으려면 그 이름이나 이름의 끝(.intra.go.kr처럼 점으로 시작)을 여기에 더하십시오. "
+                        "여기 없는 이름은 사내망 밖으로 보고 보내지 않습니다.")
 GATEWAY_TEST = "연결 확인"
 GATEWAY_TESTING = "모델 서버에 묻는 중…"
 GATEWAY_TEST_OK = "연결되었습니다 — {endpoint}의 모델 {model}이(가) 답했습니다."

@@ -12,6 +12,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QGraphicsRectItem, QLabel
 
 from engine import __version__, wording
+from engine.wording import PRODUCT_NAME
 from noda_desktop import settings as settings_store
 from tests.corpus import CORPUS, requires_corpus
 from tests.gui.samples import docx_bytes
@@ -89,7 +90,8 @@ def test_empty_state_says_what_to_do_first(window):
     assert not window.windowIcon().isNull()
     box = window.about_box()
     text = box.text.toPlainText()
-    assert f"노다 데스크톱 {__version__}" in text and "AGPL-3.0" in text
+    assert f"{PRODUCT_NAME} {__version__}" in text and "AGPL-3.0" in text
+    assert window.windowTitle() == PRODUCT_NAME
 
 
 def test_dropped_folder_lists_documents_with_statuses_and_reasons(qtbot, window, office):
@@ -102,7 +104,8 @@ def test_dropped_folder_lists_documents_with_statuses_and_reasons(qtbot, window,
     assert shown["회의록.docx"]["status"] == texts.STATUS_READ
     assert shown["빈파일.hwpx"]["status"] == texts.STATUS_UNREADABLE
     assert shown["빈파일.hwpx"]["reason"] == wording.reason_text("EMPTY")
-    assert "EMPTY" in shown["빈파일.hwpx"]["tooltip"]
+    assert wording.next_step("EMPTY") in shown["빈파일.hwpx"]["tooltip"]
+    assert "EMPTY" not in shown["빈파일.hwpx"]["tooltip"]          # codes are for programs, not for people
     assert shown["암호.pdf"]["reason"] == wording.reason_text("PASSWORD_PROTECTED")
     # the folder's counts on the left, the errors view and its button
     item_text = window.tenants.list.item(0).text()
@@ -222,11 +225,9 @@ def test_dropped_zip_is_read_from_a_private_copy(qtbot, window, tmp_path):
     assert archive.exists() and window.service.folders() == []
 
 
-def test_rejected_drop_is_ignored(window, tmp_path):
-    note = tmp_path / "메모.txt"
-    note.write_text("x", encoding="utf-8")
+def test_a_web_link_is_not_taken(window):
     mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(str(note))])
+    mime.setUrls([QUrl("https://example.com/공고.pdf")])
     assert not drag_enter(window, mime).isAccepted()
     assert window.service.folders() == []
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import __version__
+from engine.wording import PRODUCT_NAME
 from noda_desktop import about
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -16,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_version_and_hancom_notice_are_shown():
     html = about.about_html()
-    assert f"노다 데스크톱 {__version__}" in html
+    assert f"{PRODUCT_NAME} {__version__}" in html
     assert "본 제품은 한글과컴퓨터의 한글 문서 파일(.hwp) 공개 문서를 참고하여 개발하였습니다." in html
     assert about.HANCOM_NOTICE in about.licences_text()
 
