@@ -156,6 +156,7 @@ class MainWindow(QMainWindow):
         self.progress_bar, self.progress_label = self.status.progress_bar, self.status.progress_label
         self.cancel_button, self.errors_button = self.status.cancel_button, self.status.errors_button
         self.gateway_label = self.status.gateway_label
+        self.status.add_note(self.api_switch.label)
         self.errors_button.clicked.connect(lambda: self.centre_tabs.setCurrentWidget(self.errors))
 
     def _connect(self) -> None:

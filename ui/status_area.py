@@ -37,6 +37,10 @@ class StatusArea:
         self.show_progress(False)
         self.errors_button.hide()
 
+    def add_note(self, label: QLabel) -> None:
+        """Another permanent note (e.g. the local API's), before the LLM line."""
+        self.bar.insertPermanentWidget(0, label)
+
     def show_progress(self, visible: bool) -> None:
         if self.progress_bar.isVisibleTo(self.bar) != visible:   # a visibility change re-lays the bar out
             self.progress_bar.setVisible(visible)
