@@ -13,7 +13,8 @@ from typing import Iterator, Optional, Sequence
 
 from engine import wording
 from engine.detect import Detected, claims_known_format, detect, extension_mismatch, text_format
-from engine.formats.base import DocumentBuilder, ReadFailure
+from engine.formats.base import ContentLimit, DocumentBuilder, ReadFailure
+from engine.formats.zipsafe import ExpansionBudget
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import Document, Source, Warning
 
@@ -63,20 +64,26 @@ def parse_path(path: str, *, limits: Limits = DEFAULT_LIMITS,
 
 
 def parse_bytes(data: bytes, filename: str, *, container_path: Sequence[str] = (),
-                limits: Limits = DEFAULT_LIMITS, depth: int = 0) -> list[Document]:
-    """Read bytes named ``filename``; a ZIP expands to its members' Documents."""
+                limits: Limits = DEFAULT_LIMITS, depth: int = 0,
+                budget: Optional[ExpansionBudget] = None) -> list[Document]:
+    """Read bytes named ``filename``; a ZIP expands to its members' Documents.
+
+    ``budget`` is the expansion budget of the outermost file (engine/formats/zipsafe.py);
+    a file read on its own gets a new one.
+    """
     if len(data) > limits.max_file_bytes:
         return [unreadable(filename, "unknown", "TOO_LARGE", size=len(data),
                            container_path=container_path)]
+    budget = budget or ExpansionBudget(limits, held=len(data))
     if data[:2] == b"PK" and detect(data).format == "zip":  # only ZIP-like bytes need the layout check
         from engine.formats import archive
         return archive.read_archive(data, filename, container_path=list(container_path),
-                                    limits=limits, depth=depth)
-    return [parse_document(data, filename, container_path=container_path, limits=limits)]
+                                    limits=limits, depth=depth, budget=budget)
+    return [parse_document(data, filename, container_path=container_path, limits=limits, budget=budget)]
 
 
 def parse_document(data: bytes, filename: str, *, container_path: Sequence[str] = (),
-                   limits: Limits = DEFAULT_LIMITS) -> Document:
+                   limits: Limits = DEFAULT_LIMITS, budget: Optional[ExpansionBudget] = None) -> Document:
     """Read one non-archive file into a Document. Never raises."""
     started = time.perf_counter()
     if not data:
@@ -99,11 +106,18 @@ def parse_document(data: bytes, filename: str, *, container_path: Sequence[str] 
         _mark_unreadable(doc, NOT_READ[found.format], found.drm_vendor)
     else:
         module_name, extractor = READERS[found.format]
-        builder = DocumentBuilder(doc, extractor, limits)
+        budget = budget or ExpansionBudget(limits, held=len(data))
+        budget.start_document()
+        builder = DocumentBuilder(doc, extractor, limits, budget)
         try:
             importlib.import_module(module_name).read(data, builder)
+        except ContentLimit:   # keep what fits in memory, and say so
+            doc.warnings.append(Warning("CONTENT_LIMIT", wording.warning_text(
+                "CONTENT_LIMIT", mb=f"{limits.max_rss_bytes // (1024 * 1024):,}")))
         except ReadFailure as failure:
             _mark_unreadable(doc, failure.code, failure.drm_vendor)
+            if failure.warning:
+                doc.warnings.append(failure.warning)
         except MemoryError:
             _mark_unreadable(doc, "TOO_LARGE")
         except Exception as exc:  # a reader must never take the caller down

@@ -43,8 +43,9 @@ REASONS: dict[str, tuple[str, str]] = {
         "설정에서 파일 크기 한도를 늘리거나, 파일을 나누어 넣어 주십시오",
     ),
     "ARCHIVE_UNSAFE": (
-        "압축 파일이 위험해 보여 풀지 않았습니다 (압축 폭탄이나 폴더 밖을 가리키는 이름)",
-        "압축을 직접 확인해 풀고, 필요한 문서만 폴더에 넣어 주십시오",
+        "풀면 지나치게 부풀거나 폴더 밖을 가리키는 이름이 있어 위험해 보여 열지 않았습니다 (압축 파일이나"
+        " 속이 압축인 HWPX·DOCX·XLSX 문서)",
+        "보낸 곳에 원본을 확인하고, 필요한 문서만 정상 파일로 다시 받아 넣어 주십시오",
     ),
     "READ_ERROR": (
         "파일을 열 수 없습니다 (권한이 없거나 다른 프로그램이 쓰는 중입니다)",
@@ -76,7 +77,12 @@ WARNINGS: dict[str, str] = {
     "ARCHIVE_TOO_MANY_MEMBERS": "압축 안 항목이 {count}개로 한도({limit}개)를 넘습니다",
     "ARCHIVE_TOO_BIG": "압축을 풀면 {size}MB가 되어 한도({limit}MB)를 넘습니다",
     "ARCHIVE_HIGH_RATIO": "항목 {name}이(가) {ratio}배로 부풀어 한도({limit}배)를 넘습니다 (압축 폭탄으로 보입니다)",
-    "ARCHIVE_TOO_DEEP": "압축 안에 압축이 한도({limit}겹)보다 깊이 들어 있습니다",
+    "ARCHIVE_TOO_DEEP": "압축 안에 압축이 한도({limit}겹)보다 깊이 들어 있습니다 ({name})",
+    "MUPDF_MESSAGES": "PDF 속에 손상되거나 이상한 곳이 있어 읽는 프로그램(MuPDF)이 {count}가지를 알렸습니다: {messages}",
+    "MEMORY_LIMIT": "읽는 데 메모리가 설정의 한도보다 많이 들어 중간에 멈췄습니다",
+    "CONTENT_LIMIT": "내용이 너무 많아 메모리 한도({mb}MB) 안에 드는 앞부분만 읽었습니다. 파일을 나누어 넣으면 모두 읽습니다",
+    "PART_TOO_LARGE": "문서 속 {name}을(를) 풀면 {size}MB로, 메모리를 지키는 한도({limit}MB)를 넘습니다",
+    "MEMBER_TOO_LARGE_NESTED": "이 항목을 꺼내면 바깥 압축과 함께 메모리 한도({limit}MB)를 넘습니다. 압축을 풀어 따로 넣어 주십시오",
     "ARCHIVE_UNSAFE_PATH": "항목 이름 {name}이(가) 압축 폴더 밖이나 절대 경로를 가리킵니다",
     "FORMULA_NOT_CACHED": "계산 결과가 저장되지 않은 수식 칸이 있어 수식 그대로 읽었습니다",
     "XLSX_CELL_LIMIT": "칸이 너무 많아 한도({limit}칸)까지만 읽고 나머지 칸과 시트는 건너뛰었습니다. 설정에서 한도를 늘릴 수 있습니다",

@@ -230,9 +230,11 @@ def test_nesting_deeper_than_the_limit_is_unsafe():
     assert [(d.source.filename, d.reason) for d in ok] == [(f"{names}/a.txt", None)]
     assert ok[0].source.container_path == ["/".join(names.split("/")[:i + 1]) for i in range(limit + 1)]
 
+    # one level more refuses the whole file, naming the archive that went too deep
     (deep,) = parse_bytes(nested_zip(limit + 2, {"a.txt": TEXT}), "l0.zip")
-    assert deep.source.filename == "/".join(f"l{i}.zip" for i in range(limit + 2))
-    _unsafe([deep], "ARCHIVE_TOO_DEEP")
+    assert deep.source.filename == "l0.zip"
+    doc = _unsafe([deep], "ARCHIVE_TOO_DEEP")
+    assert "/".join(f"l{i}.zip" for i in range(limit + 2)) in doc.warnings[0].text
 
 
 def test_unreadable_zip_is_one_corrupt_document():

@@ -1,45 +1,44 @@
 """ZIP archives: every member becomes its own Document, read recursively.
 
-Everything happens in memory: nothing is ever written to disk. The archive
-is checked before anything is extracted (member count, total and per-member
-sizes, compression ratio, nesting depth, member paths); if any rule is broken
-the whole archive is refused as ARCHIVE_UNSAFE. While extracting, declared
-sizes are not trusted: members are read in chunks up to a hard cap.
+Everything happens in memory: nothing is ever written to disk. The archive is
+opened through the file's ExpansionBudget (engine/formats/zipsafe.py), which
+checks the directory before anything is inflated (member count, declared
+total, compression ratio, nesting depth) and counts every byte inflated, all
+nesting levels together; member paths that climb out are checked here. A rule
+broken by one archive refuses that archive as ARCHIVE_UNSAFE; a rule about the
+whole file (total bytes, members, depth) refuses the outermost archive as one
+Document, however deep it broke. Declared sizes are not trusted: members are
+read in chunks up to a hard cap, which also keeps the members held in memory
+along a nesting chain under ``Limits.held_bytes``.
 """
 from __future__ import annotations
 
 import hashlib
-import io
 import re
 import zipfile
 from typing import Optional
 
-from engine import wording
+from engine.formats.zipsafe import ExpansionBudget, MemberTooLarge, Refused, mb, read_capped_stream, rule
 from engine.limits import Limits
 from engine.model import Document, Warning
 from engine.parse import parse_bytes, unreadable
 
 UTF8_FLAG = 0x800
 ENCRYPTED_FLAG = 0x1
-RATIO_MIN_BYTES = 1024 * 1024     # the ratio rule applies to members at least this large
-CHUNK = 64 * 1024
 JUNK_NAMES = {".DS_Store", "Thumbs.db"}
 JUNK_DIRS = {"__MACOSX"}
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
-class MemberTooLarge(Exception):
-    """A member yielded more bytes than the cap allows."""
-
-
 def read_archive(data: bytes, filename: str, *, container_path: list[str],
-                 limits: Limits, depth: int) -> list[Document]:
+                 limits: Limits, depth: int, budget: Optional[ExpansionBudget] = None) -> list[Document]:
     """One Document per file member (a nested ZIP expands too); never raises.
 
     A ZIP that cannot be opened gives one CORRUPT Document, one without file
     members one EMPTY Document, an unsafe one one ARCHIVE_UNSAFE Document
     with a warning naming the rule that was broken.
     """
+    budget = budget or ExpansionBudget(limits, held=len(data))
     sha = hashlib.sha256(data).hexdigest()
 
     def whole(code: str, warning: Optional[Warning] = None) -> list[Document]:
@@ -50,13 +49,15 @@ def read_archive(data: bytes, filename: str, *, container_path: list[str],
         return [doc]
 
     try:
-        zf = zipfile.ZipFile(io.BytesIO(data))
+        zf = budget.open(data, filename, archive=True, depth=depth, tree=lambda part: False)
         infos = zf.infolist()
         names = [member_name(i) for i in infos]
+    except Refused as refused:
+        return _refused(budget, depth, whole, refused.warning)
     except Exception:  # BadZipFile, truncated data, absurd headers …
         return whole("CORRUPT")
     with zf:
-        broken = unsafe_rule(infos, names, limits, depth)
+        broken = unsafe_path_rule(names)
         if broken:
             return whole("ARCHIVE_UNSAFE", broken)
         members = [(i, n) for i, n in zip(infos, names) if not n.endswith("/") and not is_junk(n)]
@@ -65,8 +66,17 @@ def read_archive(data: bytes, filename: str, *, container_path: list[str],
         inner_path = list(container_path) + [filename]
         docs: list[Document] = []
         for info, name in members:
-            docs += _read_member(zf, info, f"{filename}/{name}", inner_path, limits, depth)
+            docs += _read_member(zf, info, f"{filename}/{name}", inner_path, budget, depth)
+            if budget.broken:
+                return _refused(budget, depth, whole, budget.broken)
         return docs
+
+
+def _refused(budget: ExpansionBudget, depth: int, whole, warning: Optional[Warning]) -> list[Document]:
+    """An archive refused: as one Document, or nothing when the outermost archive will refuse the file."""
+    if budget.broken and depth > 0:
+        return []
+    return whole("ARCHIVE_UNSAFE", budget.broken or warning)
 
 
 def member_name(info: zipfile.ZipInfo) -> str:
@@ -95,25 +105,11 @@ def is_junk(name: str) -> bool:
     return parts[-1] in JUNK_NAMES or any(p in JUNK_DIRS for p in parts)
 
 
-def unsafe_rule(infos: list[zipfile.ZipInfo], names: list[str], limits: Limits,
-                depth: int) -> Optional[Warning]:
-    """The first safety rule the archive breaks, as a warning, or None when it is safe."""
-    if depth > limits.max_archive_depth:
-        return _warning("ARCHIVE_TOO_DEEP", limit=limits.max_archive_depth)
-    if len(infos) > limits.max_archive_members:
-        return _warning("ARCHIVE_TOO_MANY_MEMBERS", count=len(infos),
-                        limit=limits.max_archive_members)
-    total = sum(i.file_size for i in infos)
-    if total > limits.max_archive_total_bytes:
-        return _warning("ARCHIVE_TOO_BIG", size=_mb(total), limit=_mb(limits.max_archive_total_bytes))
-    for info, name in zip(infos, names):
-        if info.file_size >= RATIO_MIN_BYTES:
-            ratio = info.file_size / max(info.compress_size, 1)
-            if ratio > limits.max_archive_ratio:
-                return _warning("ARCHIVE_HIGH_RATIO", name=name, ratio=int(ratio),
-                                limit=int(limits.max_archive_ratio))
+def unsafe_path_rule(names: list[str]) -> Optional[Warning]:
+    """A warning naming the first member whose path is absolute or climbs out, or None."""
+    for name in names:
         if is_unsafe_path(name):
-            return _warning("ARCHIVE_UNSAFE_PATH", name=name)
+            return rule("ARCHIVE_UNSAFE_PATH", name=name)
     return None
 
 
@@ -124,40 +120,39 @@ def is_unsafe_path(name: str) -> bool:
     return ".." in re.split(r"[/\\]", name)
 
 
-def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, display: str,
-                 container_path: list[str], limits: Limits, depth: int) -> list[Document]:
+def _read_member(zf, info: zipfile.ZipInfo, display: str, container_path: list[str],
+                 budget: ExpansionBudget, depth: int) -> list[Document]:
     """Documents for one member: its parse, or the reason it could not be taken out."""
+    limits = budget.limits
     if info.flag_bits & ENCRYPTED_FLAG:
         return [unreadable(display, "unknown", "PASSWORD_PROTECTED", size=info.file_size,
                            container_path=container_path)]
-    if info.file_size > limits.max_file_bytes:
-        return [unreadable(display, "unknown", "TOO_LARGE", size=info.file_size,
-                           container_path=container_path)]
+    cap = budget.room()
+    too_large = unreadable(display, "unknown", "TOO_LARGE", size=info.file_size, container_path=container_path)
+    if info.file_size > cap:
+        return [_with_memory_warning(too_large, limits, cap)]
     try:
-        data = read_capped(zf, info, limits.max_file_bytes)
+        data = zf.read_capped(info, cap)
     except (MemberTooLarge, MemoryError):
-        return [unreadable(display, "unknown", "TOO_LARGE", size=info.file_size,
-                           container_path=container_path)]
+        return [_with_memory_warning(too_large, limits, cap)]
+    except Refused:   # the whole file's budget is spent: the outermost archive says so
+        return []
     except Exception as exc:  # bad CRC, broken deflate stream, unknown method …
         return [unreadable(display, "unknown", "CORRUPT", size=info.file_size,
                            container_path=container_path, detail=type(exc).__name__)]
-    return parse_bytes(data, display, container_path=container_path, limits=limits, depth=depth + 1)
+    with budget.holding(len(data)):
+        return parse_bytes(data, display, container_path=container_path, limits=limits,
+                           depth=depth + 1, budget=budget)
+
+
+def _with_memory_warning(doc: Document, limits: Limits, cap: int) -> Document:
+    """A member over the file size limit, or over what may be held in memory around it, says which."""
+    if cap < limits.max_file_bytes:
+        doc.warnings.append(rule("MEMBER_TOO_LARGE_NESTED", limit=mb(limits.held_bytes)))
+    return doc
 
 
 def read_capped(zf: zipfile.ZipFile, info: zipfile.ZipInfo, cap: int) -> bytes:
-    """The member's bytes, read in chunks; raises MemberTooLarge past ``cap`` whatever the header says."""
-    out = bytearray()
+    """A member's bytes from a plain ZipFile, in chunks; raises MemberTooLarge past ``cap``."""
     with zf.open(info) as fh:
-        while chunk := fh.read(CHUNK):
-            out += chunk
-            if len(out) > cap:
-                raise MemberTooLarge(info.filename)
-    return bytes(out)
-
-
-def _warning(code: str, **values) -> Warning:
-    return Warning(code=code, text=wording.warning_text(code, **values))
-
-
-def _mb(size: int) -> str:
-    return f"{size / (1024 * 1024):,.0f}"
+        return read_capped_stream(fh, cap, info.filename)

@@ -4,6 +4,11 @@ A reader is a function ``read(data: bytes, doc: DocumentBuilder) -> None``.
 It adds blocks and tables to the builder. When a file cannot be read it
 raises ``ReadFailure(code)``; any other exception is caught by
 ``engine.parse`` and reported as CORRUPT, so readers may stay simple.
+
+The builder also bounds what one Document may hold (``Limits.content_items``
+blocks and cells, ``Limits.content_chars`` characters), because a Document's
+memory grows with them whatever the file's size: past either it raises
+``ContentLimit`` and ``engine.parse`` keeps what was read, with a warning.
 """
 from __future__ import annotations
 
@@ -17,22 +22,41 @@ from engine.model import Block, Cell, Document, Table, Warning
 class ReadFailure(Exception):
     """The file cannot be read, for a reason the user should be told."""
 
-    def __init__(self, code: str, detail: str = "", *, drm_vendor: Optional[str] = None):
-        super().__init__(f"{code}: {detail}" if detail else code)
+    def __init__(self, code: str, detail: str = "", *, drm_vendor: Optional[str] = None,
+                 warning: Optional[Warning] = None):
+        super().__init__(f"{code}: {detail or (warning.text if warning else '')}".rstrip(": "))
         self.code = code
         self.detail = detail
         self.drm_vendor = drm_vendor
+        self.warning = warning   # added to the Document: which rule or limit was broken
+
+
+class ContentLimit(Exception):
+    """The Document is as large as the memory limit allows; what was added so far stays."""
 
 
 class DocumentBuilder:
     """Collects blocks, tables and warnings for one Document, handing out ids."""
 
-    def __init__(self, doc: Document, extractor: str, limits: Limits = DEFAULT_LIMITS):
+    def __init__(self, doc: Document, extractor: str, limits: Limits = DEFAULT_LIMITS, budget=None):
+        from engine.formats.zipsafe import ExpansionBudget   # zipsafe builds on this module
+
         self.doc = doc
         self.extractor = extractor
         self.limits = limits
+        self.budget = budget if budget is not None else ExpansionBudget(limits)  # for ZIP-based formats
         self._block_no = 0
         self._table_no = 0
+        self._items = 0
+        self._chars = 0
+
+    def _count(self, items: int, chars: int) -> None:
+        """Count content about to be added; raises ContentLimit when it would not fit."""
+        if (self._items + items > self.limits.content_items
+                or self._chars + chars > self.limits.content_chars):
+            raise ContentLimit()
+        self._items += items
+        self._chars += chars
 
     # blocks ---------------------------------------------------------------
     def add_block(self, type: str, text: str, *, page: Optional[int] = None,
@@ -40,6 +64,7 @@ class DocumentBuilder:
                   level: Optional[int] = None, confidence: float = 1.0,
                   extractor: Optional[str] = None) -> str:
         """Append a block in reading order and return its id (b00001, …)."""
+        self._count(1, len(text))
         self._block_no += 1
         block_id = f"b{self._block_no:05d}"
         self.doc.blocks.append(Block(
@@ -55,6 +80,7 @@ class DocumentBuilder:
                   parent_cell: Optional[list[int]] = None,
                   cell_range: Optional[str] = None) -> Table:
         """Append a table: a block of type 'table' (text = rows joined) plus its grid."""
+        self._count(len(cells), sum(len(c.text) for c in cells))
         self._table_no += 1
         table_id = f"t{self._table_no:04d}"
         for c in cells:

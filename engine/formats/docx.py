@@ -20,6 +20,7 @@ from docx.oxml import parse_xml
 from docx.oxml.ns import qn
 
 from engine.formats.base import DocumentBuilder, ReadFailure
+from engine.formats.zipsafe import slim_package
 from engine.model import Cell, Table
 
 _P, _R, _TBL, _TR, _TC = qn("w:p"), qn("w:r"), qn("w:tbl"), qn("w:tr"), qn("w:tc")
@@ -38,8 +39,13 @@ _PLACEHOLDER_TITLE = re.compile(
 
 
 def read(data: bytes, doc: DocumentBuilder) -> None:
-    """Add the DOCX in ``data`` to ``doc``; a broken package raises (CORRUPT)."""
-    _Reader(docx.Document(io.BytesIO(data)), doc).read()
+    """Add the DOCX in ``data`` to ``doc``; a broken package raises (CORRUPT).
+
+    python-docx holds every part of a package in memory, so it gets the package
+    without its pictures and other binary parts (zipsafe.slim_package), which are
+    never inflated; their relationships stay, so "only pictures" is still told.
+    """
+    _Reader(docx.Document(io.BytesIO(slim_package(data, doc.budget))), doc).read()
 
 
 def meaningful_title(title: Optional[str]) -> Optional[str]:

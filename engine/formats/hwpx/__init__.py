@@ -19,7 +19,7 @@ from engine.formats.hwpx.section import Pager, Para, SectionError, read_section
 
 def read(data: bytes, doc: DocumentBuilder) -> None:
     """Fill ``doc`` from the bytes of an HWPX file."""
-    package = Package(data, doc.limits)
+    package = Package(data, doc.budget)
     sections = package.section_names()
     if not sections:
         raise ReadFailure("CORRUPT", "no section")

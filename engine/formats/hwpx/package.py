@@ -5,10 +5,12 @@ items plus a spine giving the reading order). When that list is missing or
 broken, the ``Contents/section<N>.xml`` members are taken in number order.
 ``META-INF/manifest.xml`` is optional; when present, an ``encryption-data``
 entry on a section means the document is locked with a password.
+
+Every part is read through the file's expansion budget (engine/formats/zipsafe.py)
+and counts as XML parsed into a tree.
 """
 from __future__ import annotations
 
-import io
 import posixpath
 import re
 import zipfile
@@ -17,9 +19,8 @@ from typing import Optional
 from lxml import etree
 
 from engine.formats.base import ReadFailure
-from engine.limits import Limits
+from engine.formats.zipsafe import ExpansionBudget
 
-MAX_PART_BYTES = 200 * 1024 * 1024   # never inflate a single part beyond this
 ZIP_ENCRYPTED = 0x1                   # general-purpose flag: member encrypted by the ZIP tool
 CONTENT_HPF = "Contents/content.hpf"
 MANIFEST = "META-INF/manifest.xml"
@@ -43,21 +44,16 @@ def parse_xml(data: bytes):
 
 
 class Package:
-    """An opened HWPX file (ZIP); raises ReadFailure when a part is unreasonably large."""
+    """An opened HWPX file (ZIP); raises ReadFailure (Refused) when the budget refuses it or a part."""
 
-    def __init__(self, data: bytes, limits: Limits):
-        self.zip = zipfile.ZipFile(io.BytesIO(data))
+    def __init__(self, data: bytes, budget: ExpansionBudget):
+        self.zip = budget.open(data, tree=lambda part: True)
         self.members = {info.filename: info for info in self.zip.infolist() if not info.is_dir()}
-        self.limits = limits
-        self._read_total = 0
         self._hpf = self._optional_xml(CONTENT_HPF)
 
     def read(self, name: str) -> bytes:
-        """The uncompressed bytes of one part, refusing zip-bomb sizes."""
+        """The uncompressed bytes of one part, charged to the budget as they inflate."""
         info = self.members[name]
-        self._read_total += info.file_size
-        if info.file_size > MAX_PART_BYTES or self._read_total > self.limits.max_archive_total_bytes:
-            raise ReadFailure("ARCHIVE_UNSAFE", f"{name}: {info.file_size} bytes")
         if info.flag_bits & ZIP_ENCRYPTED:
             raise ReadFailure("PASSWORD_PROTECTED", f"{name}: zip encryption")
         return self.zip.read(info)
