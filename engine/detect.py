@@ -27,6 +27,7 @@ EXTENSION_FORMATS = {
 TEXT_EXTENSIONS = frozenset({".txt", ".text", ""})
 CSV_EXTENSIONS = frozenset({".csv", ".tsv"})
 HWPML_SAMPLE = 4096         # bytes searched for the HWPML root element (after the XML declaration)
+_PDF_MARKER = re.compile(rb"%PDF-[12]\.")
 TEXT_SAMPLE = 1 << 16       # bytes looked at to tell text from binary
 TEXT_CONTROLS = 0.005       # share of control characters (besides tabs and line breaks) text may hold
 
@@ -39,9 +40,15 @@ class Detected:
 
 
 def detect(data: bytes) -> Detected:
-    """Tell what a file is from its first bytes and, for containers, its layout."""
+    """Tell what a file is from its first bytes and, for containers, its layout.
+
+    Signatures at the very start come first; only then is "%PDF-" looked for
+    within the first 1024 bytes, where PDF readers accept it (ISO 32000
+    implementation notes). A stored ZIP whose first member is a PDF carries
+    "%PDF-" within its first kilobyte, but it starts with a ZIP local header.
+    """
     head = data[:64]
-    if data[:1024].find(b"%PDF-") != -1:
+    if head.startswith(b"%PDF-"):
         return Detected("pdf")
     if head.startswith(MARKANY_MAGIC):
         return Detected("drm", drm_vendor="markany")
@@ -63,6 +70,8 @@ def detect(data: bytes) -> Detected:
         return Detected("bmp")
     if head.startswith((b"GIF87a", b"GIF89a")):
         return Detected("gif")
+    if _PDF_MARKER.search(data[:1024]):   # a PDF behind a little junk (mail gateways, old scanners)
+        return Detected("pdf")
     if _is_hwpml(data):
         return Detected("hml")
     if looks_like_text(data):
