@@ -22,8 +22,7 @@ from pathlib import Path
 from string import Template
 from typing import Optional
 
-import pymupdf
-
+from engine.mupdf import pymupdf  # MuPDF's messages kept off stdout
 from engine import wording
 from engine.detect import EXTENSION_FORMATS
 from engine.model import Document

@@ -11,6 +11,8 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Optional
 
+from engine import jsonout
+
 SCHEMA_VERSION = "0.1"
 
 BBox = list  # [x0, y0, x1, y1] in PDF points (72 per inch), origin top-left
@@ -156,7 +158,7 @@ class Document:
         return {k: d[k] for k in order}
 
     def to_json(self, indent: Optional[int] = None) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+        return jsonout.dumps(self.to_dict(), indent=indent)
 
     @classmethod
     def from_dict(cls, d: dict) -> "Document":

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Optional
 
 import numpy as np
-import pymupdf
+
+from engine.mupdf import pymupdf  # MuPDF's messages kept off stdout
 
 LANGUAGE = "kor"            # "kor+eng" reads no better here and takes twice as long (bench/ocr_quality.py)
 LONG_SIDE = 2000            # pixels: every page or picture is scaled to this long side for Tesseract

@@ -10,14 +10,18 @@ NO_TEXT, whose wording says how to turn OCR on.
 """
 from __future__ import annotations
 
-import pymupdf
-
-from engine import ocr
+from engine import mupdf, ocr
+from engine.mupdf import pymupdf  # MuPDF's messages kept off stdout
 from engine.formats.base import DocumentBuilder, ReadFailure
 
 
 def read(data: bytes, doc: DocumentBuilder) -> None:
     """OCR a picture into ``doc`` as one page."""
+    with mupdf.reading(doc):
+        _read(data, doc)
+
+
+def _read(data: bytes, doc: DocumentBuilder) -> None:
     doc.set_pages(1)
     try:
         picture = pymupdf.Pixmap(data)

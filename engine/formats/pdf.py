@@ -20,9 +20,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
 
-import pymupdf
-
-from engine import ocr
+from engine import mupdf, ocr
+from engine.mupdf import pymupdf  # MuPDF's messages kept off stdout
 from engine.formats.base import DocumentBuilder, ReadFailure
 from engine.model import Cell
 
@@ -57,6 +56,11 @@ class Grid:
 
 def read(data: bytes, doc: DocumentBuilder) -> None:
     """Read a PDF into ``doc``: paragraphs and headings, tables, OCR text for scanned pages."""
+    with mupdf.reading(doc):
+        _read(data, doc)
+
+
+def _read(data: bytes, doc: DocumentBuilder) -> None:
     try:
         pdf = pymupdf.open(stream=data, filetype="pdf")
     except Exception:
