@@ -6,7 +6,9 @@ worker — even a segfault or ``os._exit`` — costs only that file: it gets a
 TIMEOUT or CORRUPT Document, the worker is replaced, the rest goes on.
 
 A worker stores what it read in the parse cache itself, so the work is kept
-even when the app is killed before it hears back.
+even when the app is killed before it hears back. Each file is read under the
+memory limit (engine/memguard.py): a worker that passes it ends, and the file
+becomes TOO_LARGE.
 """
 from __future__ import annotations
 
@@ -19,10 +21,14 @@ from typing import Any, Callable, Optional
 
 import pebble
 
+from engine import memguard, wording
 from engine.cache import ParseCache
 from engine.limits import Limits
-from engine.model import Document
-from engine.parse import parse_bytes, unreadable
+from engine.model import Document, Warning
+from engine.parse import parse_bytes, parse_path, unreadable
+
+
+FILE_TIMEOUT_S = 60.0   # seconds one file may take once its worker starts on it
 
 
 @dataclass
@@ -31,31 +37,42 @@ class Outcome:
 
     key: str
     value: Any = None
-    failure: Optional[str] = None     # None | "TIMEOUT" | "CRASHED" | "READ_ERROR" | "ERROR"
+    failure: Optional[str] = None     # None | "TIMEOUT" | "MEMORY" | "CRASHED" | "READ_ERROR" | "ERROR"
     detail: str = ""
 
 
 def parse_job(path: str, name: str, limits: Limits, cache_root: str,
               generation: str) -> tuple[str, list[Document]]:
     """Worker side: read one file, parse it, store it in the parse cache; (sha256, Documents)."""
-    with open(path, "rb") as fh:
-        data = fh.read()
-    sha = hashlib.sha256(data).hexdigest()
-    docs = parse_bytes(data, name, limits=limits)
-    ParseCache(cache_root, generation, prune=False).put(sha, name, docs)
+    with memguard.guard(limits.max_rss_bytes):
+        with open(path, "rb") as fh:
+            data = fh.read()
+        sha = hashlib.sha256(data).hexdigest()
+        docs = parse_bytes(data, name, limits=limits)
+        del data
+        ParseCache(cache_root, generation, prune=False).put(sha, name, docs)
     return sha, docs
 
 
+def read_job(path: str, name: str, limits: Limits) -> list[Document]:
+    """Worker side of `noda parse`: one file's Documents (nothing cached), under the memory limit."""
+    with memguard.guard(limits.max_rss_bytes):
+        return parse_path(path, limits=limits, display_name=name)
+
+
 def failed_document(outcome: Outcome, name: str, size: int, sha256: Optional[str]) -> Document:
-    """The Document for a file whose job failed: TIMEOUT, READ_ERROR or CORRUPT."""
-    code = {"TIMEOUT": "TIMEOUT", "READ_ERROR": "READ_ERROR"}.get(outcome.failure, "CORRUPT")
-    return unreadable(name, "unknown", code, size=size, sha256=sha256, detail=outcome.detail)
+    """The Document for a file whose job failed: TIMEOUT, TOO_LARGE (memory), READ_ERROR or CORRUPT."""
+    code = {"TIMEOUT": "TIMEOUT", "READ_ERROR": "READ_ERROR", "MEMORY": "TOO_LARGE"}.get(outcome.failure, "CORRUPT")
+    doc = unreadable(name, "unknown", code, size=size, sha256=sha256, detail=outcome.detail)
+    if outcome.failure == "MEMORY":
+        doc.warnings.append(Warning("MEMORY_LIMIT", wording.warning_text("MEMORY_LIMIT")))
+    return doc
 
 
 class WorkerPool:
     """Runs jobs in ``workers`` processes; each job gets ``timeout_s`` seconds once started."""
 
-    def __init__(self, workers: int = 2, timeout_s: float = 60.0,
+    def __init__(self, workers: int = 2, timeout_s: float = FILE_TIMEOUT_S,
                  job: Callable[..., Any] = parse_job):
         self.workers = max(1, workers)
         self.timeout_s = timeout_s
@@ -105,6 +122,8 @@ class WorkerPool:
         except concurrent.futures.TimeoutError:
             return Outcome(key, failure="TIMEOUT")
         except pebble.ProcessExpired as exc:
+            if exc.exitcode == memguard.EXIT_MEMORY:
+                return Outcome(key, failure="MEMORY")
             return Outcome(key, failure="CRASHED", detail=f"exit {exc.exitcode}")
         except OSError as exc:
             return Outcome(key, failure="READ_ERROR", detail=type(exc).__name__)

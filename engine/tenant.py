@@ -42,7 +42,7 @@ from engine.index import ChunkIndex
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import Document, Structure, Warning
 from engine.parse import iter_files, unreadable
-from engine.refresh import Outcome, WorkerPool, failed_document
+from engine.refresh import FILE_TIMEOUT_S, Outcome, WorkerPool, failed_document
 
 APP_NAME = "noda-desktop"
 MAX_LIMIT = 20
@@ -50,8 +50,8 @@ MAX_LIMIT = 20
 # (bench/review_warnings.py): only OCR_TEXT marks documents read less accurately (snippets found as written
 # 0.583 against 1.0, in reading order 0.833 against 1.0); side-by-side layout, split tables, text boxes and
 # pages without text did not (their documents read as well as the rest), so they stay plain warnings.
-# TRUNCATED and FORMULA_NOT_CACHED say outright that text is missing or is not the value shown.
-REVIEW_CODES = frozenset({"OCR_TEXT", "FORMULA_NOT_CACHED", "TRUNCATED"})
+# TRUNCATED, CONTENT_LIMIT and FORMULA_NOT_CACHED say outright that text is missing or is not the value shown.
+REVIEW_CODES = frozenset({"OCR_TEXT", "FORMULA_NOT_CACHED", "TRUNCATED", "CONTENT_LIMIT"})
 STRUCTURE_FIELDS = ("title", "doc_number", "issued_date", "issuer", "recipient", "recipients", "attachments")
 BATCH_FILES = 25          # commit state + indexes after this many files …
 BATCH_SECONDS = 2.0       # … or this many seconds, whichever comes first
@@ -91,7 +91,7 @@ class Tenant:
     """One folder of documents: its state, parse results, ACL and search indexes."""
 
     def __init__(self, folder: str | Path, *, cache_root: str | Path | None = None,
-                 limits: Limits = DEFAULT_LIMITS, workers: int = 2, timeout_s: float = 60.0):
+                 limits: Limits = DEFAULT_LIMITS, workers: int = 2, timeout_s: float = FILE_TIMEOUT_S):
         self.folder = Path(folder).resolve()
         self.cache_root = Path(cache_root) if cache_root else default_cache_root()
         self.limits = limits

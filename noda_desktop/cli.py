@@ -8,9 +8,14 @@ import os
 import sys
 from typing import Optional
 
-from engine import wording
+from engine import jsonout, wording
 from engine.chunking import DEFAULT_BUDGET
 from engine.parse import iter_files, parse_path
+
+
+def _print_json(value, indent=None) -> None:
+    """JSON on stdout that every JSON and line reader takes (engine/jsonout.py), written as it is made."""
+    jsonout.write(value, sys.stdout, indent=indent)
 
 
 def _print_document_summary(doc, out) -> None:
@@ -34,8 +39,7 @@ def cmd_parse(args) -> int:
         return 2
     readable = unreadable = 0
     docs_total = 0
-    for path in paths:
-        docs = parse_path(path, display_name=names[path])
+    for docs in _parse_each(paths, names):
         for doc in docs:
             docs_total += 1
             if doc.access.readable:
@@ -44,7 +48,7 @@ def cmd_parse(args) -> int:
                 unreadable += 1
             if args.json:
                 single = not os.path.isdir(target) and len(docs) == 1
-                print(doc.to_json(indent=1 if single else None))
+                _print_json(doc.to_dict(), indent=1 if single else None)
             else:
                 _print_document_summary(doc, sys.stdout)
         sys.stdout.flush()
@@ -53,6 +57,42 @@ def cmd_parse(args) -> int:
             print(file=sys.stderr)  # a blank line between the documents and the total
         print(wording.folder_summary(docs_total, readable, unreadable), file=sys.stderr)
     return 0
+
+
+def _parse_each(paths: list[str], names: dict[str, str], timeout_s: float | None = None):
+    """Each file's Documents, in order, read in worker processes under the same time and memory
+    limits as a folder refresh (engine/refresh.py): a file that hangs or blows up costs only itself."""
+    from collections import deque
+
+    from engine.limits import DEFAULT_LIMITS
+    from engine.refresh import FILE_TIMEOUT_S, WorkerPool, failed_document, read_job
+
+    pool = WorkerPool(workers=min(2, max(1, len(paths))), timeout_s=timeout_s or FILE_TIMEOUT_S, job=read_job)
+    todo = deque(enumerate(paths))
+    done: dict[int, list] = {}
+    shown = 0
+    try:
+        while shown < len(paths):
+            while todo and pool.pending() < 2 * pool.workers:
+                i, path = todo.popleft()
+                pool.submit(str(i), path, names[path], DEFAULT_LIMITS)
+            for outcome in pool.collect(0.2):
+                i = int(outcome.key)
+                path = paths[i]
+                done[i] = outcome.value if outcome.failure is None else [
+                    failed_document(outcome, names[path], _file_size(path), None)]
+            while shown in done:
+                yield done.pop(shown)
+                shown += 1
+    finally:
+        pool.close(cancel=shown < len(paths))
+
+
+def _file_size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
 def cmd_chunk(args) -> int:
@@ -67,7 +107,7 @@ def cmd_chunk(args) -> int:
         chunks = chunk_document(doc, budget=args.budget)
         if args.json:
             out = {"document": doc.to_dict(), "chunks": [c.to_dict() for c in chunks]}
-            print(json.dumps(out, ensure_ascii=False, indent=1 if len(docs) == 1 else None))
+            _print_json(out, indent=1 if len(docs) == 1 else None)
             continue
         _print_document_summary(doc, sys.stdout)
         for c in chunks:
@@ -131,7 +171,7 @@ def cmd_documents(args) -> int:
         return 2
     listing = answer[1]
     if args.json:
-        print(json.dumps(listing, ensure_ascii=False, indent=1))
+        _print_json(listing, indent=1)
         return 0
     for w in listing["warnings"]:
         print(w["text"])
@@ -155,7 +195,7 @@ def cmd_search(args) -> int:
         return 2
     result = answer[1]
     if args.json:
-        print(json.dumps(result, ensure_ascii=False, indent=1))
+        _print_json(result, indent=1)
         return 0
     for w in result["warnings"]:
         print(w["text"])
@@ -203,7 +243,7 @@ def cmd_answer(args) -> int:
         return 2
     failed = 1 if status == 502 else 0
     if args.json:
-        print(json.dumps(result, ensure_ascii=False, indent=1))
+        _print_json(result, indent=1)
         return failed
     if not result["answered"]:
         print(wording.answer_text("not_answered", why=result["reason_text"]))
@@ -228,7 +268,7 @@ def cmd_context(args) -> int:
         return 2
     result = answer[1]
     if args.json:
-        print(json.dumps(result, ensure_ascii=False, indent=1))
+        _print_json(result, indent=1)
         return 0
     if result["context"]:
         print(result["context"])
@@ -256,7 +296,7 @@ def cmd_verify(args) -> int:
         return 2
     result = answer[1]
     if args.json:
-        print(json.dumps(result, ensure_ascii=False, indent=1))
+        _print_json(result, indent=1)
         return 0 if result["grounded"] else 1
     if result["grounded"]:
         print(wording.answer_text("verify_ok"))
@@ -325,7 +365,7 @@ def cmd_gateway(args) -> int:
 
     info = Gateway.load(config_dir()).describe()
     if args.json:
-        print(json.dumps(info, ensure_ascii=False, indent=1))
+        _print_json(info, indent=1)
     elif info["enabled"]:
         key = wording.gateway_text("key_present" if info["key"] else "key_absent")
         print(wording.gateway_text("status_on", endpoint=info["endpoint"], model=info["model"], key=key))
