@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import multiprocessing
 import os
 import sys
 import threading
@@ -41,8 +42,11 @@ def rss_bytes() -> Optional[int]:
 
 @contextmanager
 def guard(limit: int) -> Iterator[None]:
-    """Run the block with the process ended (EXIT_MEMORY) once its memory passes ``limit`` bytes."""
-    if rss_bytes() is None:
+    """Run the block with the process ended (EXIT_MEMORY) once its memory passes ``limit`` bytes.
+
+    Only in a child process (a parse worker): in the main process the block just runs.
+    """
+    if multiprocessing.parent_process() is None or rss_bytes() is None:
         yield
         return
     done = threading.Event()

@@ -18,6 +18,7 @@ from typing import Optional
 
 import pebble
 
+from engine import memguard
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import Document
 from engine.parse import parse_bytes
@@ -38,8 +39,9 @@ def max_upload() -> int:
 
 
 def parse_job(data: bytes, filename: str, limits: Limits) -> list[Document]:
-    """Worker side: the Documents of one file's bytes (a ZIP gives one per member)."""
-    return parse_bytes(data, filename, limits=limits)
+    """Worker side: the Documents of one file's bytes (a ZIP gives one per member), under the memory limit."""
+    with memguard.guard(limits.max_rss_bytes):
+        return parse_bytes(data, filename, limits=limits)
 
 
 class FileReader:
@@ -61,7 +63,8 @@ class FileReader:
         except FutureTimeout:
             outcome = Outcome(filename, failure="TIMEOUT")
         except pebble.ProcessExpired as exc:
-            outcome = Outcome(filename, failure="CRASHED", detail=f"exit {exc.exitcode}")
+            outcome = (Outcome(filename, failure="MEMORY") if exc.exitcode == memguard.EXIT_MEMORY
+                       else Outcome(filename, failure="CRASHED", detail=f"exit {exc.exitcode}"))
         except Exception as exc:
             outcome = Outcome(filename, failure="ERROR", detail=type(exc).__name__)
         return [failed_document(outcome, filename, len(data), hashlib.sha256(data).hexdigest())]

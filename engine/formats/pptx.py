@@ -17,6 +17,7 @@ from pptx.enum.shapes import MSO_SHAPE_TYPE, PP_PLACEHOLDER
 
 from engine.formats.base import DocumentBuilder
 from engine.formats.docx import meaningful_title
+from engine.formats.zipsafe import slim_package
 from engine.model import Cell
 
 EMU_PER_POINT = 12700
@@ -25,7 +26,8 @@ _TITLES = (PP_PLACEHOLDER.TITLE, PP_PLACEHOLDER.CENTER_TITLE, PP_PLACEHOLDER.VER
 
 def read(data: bytes, doc: DocumentBuilder) -> None:
     """Add every slide of the presentation in ``data`` to ``doc``."""
-    presentation = Presentation(io.BytesIO(data))
+    # python-pptx holds every part in memory: it gets the package without pictures and media (zipsafe)
+    presentation = Presentation(io.BytesIO(slim_package(data, doc.budget)))
     slides = list(presentation.slides)
     for number, slide in enumerate(slides, start=1):
         for shape in reading_order(slide.shapes):
