@@ -243,7 +243,8 @@ def test_oversized_part_is_refused(tmp_path):
     write_hwpx(path, {"section0.xml": sec(p(t("부풀린 크기")))})
     path.write_bytes(set_declared_size(path.read_bytes(), "Contents/section0.xml", 300 * 1024 * 1024))
     doc = read_one(str(path))
-    assert not doc.readable and doc.reason == "ARCHIVE_UNSAFE"
+    assert not doc.readable and doc.reason == "TOO_LARGE"
+    assert doc.warning_codes() == ["PART_TOO_LARGE"]
 
 
 def test_zip_encrypted_section_is_password_protected(tmp_path):
