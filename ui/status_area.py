@@ -39,7 +39,7 @@ class StatusArea:
 
     def add_note(self, label: QLabel) -> None:
         """Another permanent note (e.g. the local API's), before the LLM line."""
-        self.bar.insertPermanentWidget(0, label)
+        self.bar.insertPermanentWidget(1, label)     # Qt counts the progress line (the one normal widget) too
 
     def show_progress(self, visible: bool) -> None:
         if self.progress_bar.isVisibleTo(self.bar) != visible:   # a visibility change re-lays the bar out

@@ -60,7 +60,6 @@ COLUMNS = ["파일", "형식", "상태", "까닭과 할 일", "제목", "문서�
 DOCUMENTS_TAB = "문서 목록"
 ERRORS_TAB = "읽기 오류"
 ERROR_COLUMNS = ["문서", "까닭과 할 일", "경로"]
-ERRORS_NONE = "이 폴더에는 못 읽은 문서가 없습니다."
 REVIEW_PREFIX = "읽었지만 눈으로 확인하십시오: "
 DETAIL_EMPTY = "문서를 고르면 까닭과 할 일, 문서의 제목·번호·날짜가 여기에 나옵니다. 두 번 누르면 원본을 엽니다."
 DETAIL_WHAT = "까닭"

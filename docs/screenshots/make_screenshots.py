@@ -3,12 +3,21 @@
     QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/make_screenshots.py
 
 empty_state.png · unreadable_explained.png · answer_pdf_highlight.png · answer_hwp_passage.png ·
-user_guide.png · gateway_settings.png · llm_answer.png (the LLM is a scripted model on loopback, tests/gateway).
+user_guide.png · gateway_settings.png · llm_answer.png (the LLM is a scripted model on loopback, tests/gateway) ·
+window_1366x768.png (the window filling a 1366×768 laptop's free area) · answer_table.png · answer_xlsx.png ·
+answer_not_found.png · single_file_drop.png (one file dropped: it goes to "개별 파일") ·
+restart_cached_list.png (a restart: the saved list on screen before the engine process has answered).
 Cache and settings go to a temporary folder; nothing is written in resources/sample/.
+
+Table answers: the answer picker gives a table-row line its ``table`` (header and cells) and ``answer_span``. An
+answer made before the picker had them is given them here the way the picker does — the cited row of the cited
+table chunk under its header row, the cell under the header the question names in bold — so the picture shows
+the window's rendering either way; with the picker's own fields the script shows them as they come.
 """
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -21,6 +30,30 @@ PDF_QUESTION = "신청 기간은 언제인가?"
 LLM_REPLY = "신청 기간은 2026년 3월 2일부터 3월 27일까지입니다 [1]. 지원 예산은 70억 원입니다 [1]."
 HWP_QUESTION = "접대비 해당 여부는 무엇으로 판단하나요?"
 LOCKED_DOCUMENT = "문서보안_잠긴문서.hwp"
+TABLE_QUESTION = ("초기 창업 지원 금액은 얼마인가?", "초기 창업", "지원 금액")   # question, row, column asked for
+XLSX_QUESTION = ("사업비 집행현황에서 창업 교육 집행액은?", "창업 교육", "집행액")
+NOT_FOUND_QUESTION = "주차장 이용 요금은 얼마인가?"
+LAPTOP = (1366, 728)        # 1366×768 less the taskbar
+
+
+def with_table_fields(tenant, answer: dict, row_word: str, column_word: str) -> dict:
+    """The picker's table/answer_span for the answer's first line, when the answer came without them."""
+    if not answer.get("lines") or "table" in answer["lines"][0]:
+        return answer
+    citation = answer["citations"][0]
+    chunk = tenant.chunk(citation["filename"], citation["chunk_id"])
+    rows = [r for r in (chunk.text.splitlines() if chunk else []) if " | " in r]
+    row = next((r for r in rows[1:] if r.startswith(row_word)), None)
+    if not rows or row is None:
+        return answer
+    header, cells = rows[0].split(" | "), row.split(" | ")
+    column = next((i for i, h in enumerate(header) if column_word in h), None)
+    span = None
+    if column is not None and column < len(cells):
+        start = row.index(cells[column], len(" | ".join(cells[:column])))
+        span = [start, start + len(cells[column])]
+    line = dict(answer["lines"][0], text=row, table={"header": header, "cells": cells}, answer_span=span)
+    return dict(answer, lines=[line], text=row)
 
 
 def wait(app, condition, timeout_s: float = 300.0) -> None:
@@ -51,6 +84,7 @@ def main() -> int:
     app = QApplication.instance() or QApplication([])
     prepare_app(app)
     window = MainWindow(settings=Settings(), persist=False)
+    window.opener = lambda url: True          # nothing is opened for real
     window.resize(1600, 940)
     window.show()
     wait(app, lambda: True)
@@ -104,9 +138,66 @@ def main() -> int:
         window.answer_panel.llm_toggle.setChecked(True)
         ask(PDF_QUESTION, "")            # whichever source the model cites first
         window.grab().save(str(HERE / "llm_answer.png"))
+    from engine.gateway.config import GatewayConfig, save_config
+    save_config(GatewayConfig(), paths.config_dir())          # the gateway off again, as in most offices
+    window.update_gateway_state()
+    shoot_office_worker(app, window, key, ask, work)
     window.close()
+    shoot_restart(app, work)
     print(f"저장했습니다: {HERE}")
     return 0
+
+
+def shoot_office_worker(app, window, key, ask, work: Path) -> None:
+    """The 1366×768 window, table, XLSX and not-found answers, a single dropped file."""
+    from PySide6.QtCore import QUrl
+
+    from noda_desktop import paths
+    from ui import drops
+
+    window.resize(*LAPTOP)
+    window.tenants.select(key)
+    ask(PDF_QUESTION, ".pdf")
+    window.grab().save(str(HERE / "window_1366x768.png"))
+    tenant = window.service.tenant(key)
+    for (question, row, column), name, suffix in ((TABLE_QUESTION, "answer_table.png", ".pdf"),
+                                                  (XLSX_QUESTION, "answer_xlsx.png", ".xlsx")):
+        ask(question, suffix)
+        window.answer = with_table_fields(tenant, window.answer, row, column)
+        window.answer_panel.show_answer(window.answer, skipped_in_full=False)
+        wait(app, lambda: True)
+        window.grab().save(str(HERE / name))
+    window.answer_panel.question.setText(NOT_FOUND_QUESTION)
+    window.answer_panel.question.returnPressed.emit()
+    wait(app, lambda: window.answer is not None)
+    window.grab().save(str(HERE / "answer_not_found.png"))
+
+    downloads = work / "다운로드"
+    downloads.mkdir()
+    dropped = downloads / "업무조정회의_결과.docx"
+    shutil.copyfile(paths.sample_tenant() / "업무조정회의_결과.docx", dropped)
+    window.open_dropped(drops.sort_dropped([QUrl.fromLocalFile(str(dropped))]))
+    wait(app, lambda: any(Path(f).name == drops.SINGLE_FILES_NAME for f in window.service.folders()))
+    single = next(f for f in window.service.folders() if Path(f).name == drops.SINGLE_FILES_NAME)
+    wait(app, lambda: window.service.state(single).documents is not None and not window.service.busy
+         and (window.documents.selected_entry() or {}).get("filename") == dropped.name)
+    window.grab().save(str(HERE / "single_file_drop.png"))
+
+
+def shoot_restart(app, work: Path) -> None:
+    """A restart with the sample folder remembered: the saved list, before the engine process answers."""
+    from noda_desktop import paths
+    from noda_desktop.settings import Settings
+    from ui.main_window import MainWindow
+
+    window = MainWindow(settings=Settings(folders=[str(paths.sample_tenant().resolve())]), persist=False)
+    window.resize(*LAPTOP)
+    window.show()
+    key = window.service.folders()[0]
+    wait(app, lambda: window.service.state(key).documents is not None, 30)
+    if window.service.state(key).from_cache:
+        window.grab().save(str(HERE / "restart_cached_list.png"))
+    window.close()
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 from engine import wording
 from noda_desktop import settings as settings_store
 from tests.gui.samples import docx_bytes
-from tests.gui.test_window import ask, drag_enter, rows, wait_read
+from tests.gui.test_window import ask, rows, wait_read
 from ui import drops, texts, window_layout
 from ui.answer_panel import QUIET_STYLE, SKIPPED_STYLE
 from ui.main_window import MainWindow
