@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QLabel, QLineEdit, QListW
 from ui import answer_render, report, texts
 
 CitationRole = Qt.ItemDataRole.UserRole + 1
-MAX_SKIPPED_SHOWN = 4
 MAX_QUOTE_SHOWN = 240      # characters of a quote in the citation list (the tooltip has all of it)
 SKIPPED_STYLE = "color:#b3261e; background:#fdecea; padding:4px; border-radius:3px"
 QUIET_STYLE = "color:#666"
@@ -148,14 +147,11 @@ class AnswerPanel(QWidget):
             self.citations.addItem(item)
 
     def _show_skipped(self, answer: dict, in_full: bool) -> None:
-        if in_full:
-            short = report.skipped_lines(answer, short=True)
-            shown = short[:MAX_SKIPPED_SHOWN]
-            if len(short) > len(shown):
-                shown.append(texts.MORE_SKIPPED.format(n=len(short) - len(shown)))
+        if in_full:        # the names only: what happened to each is in the tooltip and the 읽기 오류 tab
             self.skipped.setTextFormat(Qt.TextFormat.PlainText)
             self.skipped.setStyleSheet(SKIPPED_STYLE)
-            self.skipped.setText("\n".join([report.skipped_head(answer), *shown]))
+            self.skipped.setText(f"{report.skipped_head(answer)}\n{answer_render.skipped_names(answer)}"
+                                 f"{texts.SKIPPED_WHERE}")
         else:
             line = html.escape(texts.SKIPPED_AGAIN.format(count=len(answer["skipped"])))
             self.skipped.setTextFormat(Qt.TextFormat.RichText)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QGraphicsPixmapItem, QGraphicsRectItem, QGraphics
 from engine import wording
 from engine.evidence import mark_quote
 from ui import report, texts
+from ui.elided_label import ElidedLabel
 from ui.evidence import Evidence
 from ui.pages import PageImage
 
@@ -127,9 +128,7 @@ class EvidenceView(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.evidence: Optional[Evidence] = None
-        self.header = QLabel()
-        self.header.setWordWrap(True)
-        self.header.setTextFormat(Qt.TextFormat.PlainText)
+        self.header = ElidedLabel()
         self.notes = QLabel()
         self.notes.setWordWrap(True)
         self.notes.setStyleSheet("color:#a15c00")

@@ -6,7 +6,8 @@ empty_state.png · unreadable_explained.png · answer_pdf_highlight.png · answe
 user_guide.png · gateway_settings.png · llm_answer.png (the LLM is a scripted model on loopback, tests/gateway) ·
 window_1366x768.png (the window filling a 1366×768 laptop's free area) · answer_table.png · answer_xlsx.png ·
 answer_not_found.png · single_file_drop.png (one file dropped: it goes to "개별 파일") ·
-restart_cached_list.png (a restart: the saved list on screen before the engine process has answered).
+restart_cached_list.png (a restart: the saved list on screen before the engine process has answered) ·
+window_1366x768_125pct.png (the same laptop at 125 % scaling, in a process of its own: Qt's scale is per process).
 Cache and settings go to a temporary folder; nothing is written in resources/sample/.
 
 Table answers: the answer picker gives a table-row line its ``table`` (header and cells) and ``answer_span``. An
@@ -144,6 +145,7 @@ def main() -> int:
     shoot_office_worker(app, window, key, ask, work)
     window.close()
     shoot_restart(app, work)
+    run_at_125()
     print(f"저장했습니다: {HERE}")
     return 0
 
@@ -200,5 +202,44 @@ def shoot_restart(app, work: Path) -> None:
     window.close()
 
 
+def shoot_at_125() -> int:
+    """In this process (QT_SCALE_FACTOR=1.25 on a 1366×728 offscreen screen): the maximised window with an answer."""
+    work = Path(tempfile.mkdtemp(prefix="noda-shots-125-"))
+    os.environ["NODA_CACHE_DIR"] = str(work / "cache")
+    os.environ["NODA_CONFIG_DIR"] = str(work / "config")
+    from PySide6.QtWidgets import QApplication
+
+    from noda_desktop import paths
+    from noda_desktop.gui import prepare_app
+    from noda_desktop.settings import Settings
+    from ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([])
+    prepare_app(app)
+    window = MainWindow(settings=Settings(), persist=False)
+    window.showMaximized()
+    key = window.add_folder(paths.sample_tenant(), remember=False)
+    wait(app, lambda: window.service.state(key).documents is not None and not window.service.busy)
+    window.answer_panel.question.setText(PDF_QUESTION)
+    window.answer_panel.question.returnPressed.emit()
+    wait(app, lambda: window.answer is not None and window.evidence.evidence is not None)
+    window.grab().save(str(HERE / "window_1366x768_125pct.png"))
+    window.close()
+    return 0
+
+
+def run_at_125() -> None:
+    """Take the 125 % picture in a child process with its own scale factor and screen."""
+    import json
+    import subprocess
+
+    config = Path(tempfile.mkdtemp(prefix="noda-screen-")) / "screen.json"
+    config.write_text(json.dumps({"screens": [{"name": "laptop", "x": 0, "y": 0, "width": LAPTOP[0],
+                                               "height": LAPTOP[1], "logicalDpi": 96, "logicalBaseDpi": 96,
+                                               "dpr": 1}]}), encoding="utf-8")
+    env = {**os.environ, "QT_SCALE_FACTOR": "1.25", "QT_QPA_PLATFORM": f"offscreen:configfile={config}"}
+    subprocess.run([sys.executable, __file__, "--at-125"], env=env, check=True)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(shoot_at_125() if sys.argv[1:] == ["--at-125"] else main())
