@@ -348,3 +348,21 @@ def test_a_file_named_on_the_command_line_is_opened_on_its_own(qtbot, engine_hos
     folder = Path(window.service.folders()[0])
     wait_read(qtbot, window, folder)
     assert folder.name == drops.SINGLE_FILES_NAME and set(rows(window)) == {"공문.docx"}
+
+
+def test_people_read_korean_not_codes(qtbot, window, office, tmp_path):
+    from ui.documents import detail_html, reason_tooltip
+    locked = {"filename": "공문.hwp", "readable": False, "format": "hwp", "reason": "DRM_ENCRYPTED",
+              "reason_text": wording.reason_text("DRM_ENCRYPTED"), "drm_vendor": "마크애니 문서보안", "warnings": []}
+    for text in (detail_html(locked), reason_tooltip(locked)):
+        assert "DRM_ENCRYPTED" not in text and wording.next_step("DRM_ENCRYPTED") in text
+    assert wording.extractors_text(["pymupdf", "ocr", "pymupdf"]) == "PDF 글자층, 기계가 읽은 글자(OCR)"
+    window.add_folder(office)
+    wait_read(qtbot, window, office)
+    ask(qtbot, window, "신청 기간은 언제인가?")
+    page = tmp_path / "근거.html"
+    window.save_html(page)
+    qtbot.waitUntil(page.exists, timeout=20_000)
+    html = page.read_text(encoding="utf-8")
+    assert wording.evidence_text("read_by", extractors="PDF 글자층") in html
+    assert wording.evidence_text("read_by", extractors="pymupdf") not in html
