@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from noda_desktop.api_client import NodaClient  # noqa: E402
+from tests.api_client import NodaClient  # noqa: E402
 
 # Words of the sample folder's documents; each request asks a different pair, so no query is served from a cache.
 WORDS = ("청년 창업 지원 대상 해외직접투자 동향 접대비 손금 사업비 집행 현황 회의 결과 조치 신청 기간 기안문 "

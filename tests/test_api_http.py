@@ -17,7 +17,7 @@ import urllib.parse
 
 import pytest
 
-from noda_desktop.api_client import NodaClient
+from tests.api_client import NodaClient
 from tests.documents import docx_bytes
 
 NOTICE = "신청기간은 8월 28일까지다."

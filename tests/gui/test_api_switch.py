@@ -7,7 +7,7 @@ import pytest
 
 from noda_desktop import paths
 from noda_desktop.api_access import TOKEN_FILE
-from noda_desktop.api_client import NodaClient
+from tests.api_client import NodaClient
 from tests.gui.test_window import wait_read
 from ui import texts
 from ui.main_window import MainWindow

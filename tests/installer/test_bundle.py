@@ -187,7 +187,7 @@ def test_the_bundle_serves_mcp_tools_offline(tmp_path, offline, env):
 
 def test_the_bundle_serves_the_http_api_on_loopback(tmp_path, env):
     """Not under unshare -n (its loopback is not ours to reach): the server only listens on 127.0.0.1."""
-    from noda_desktop.api_client import NodaClient
+    from tests.api_client import NodaClient
     from tests.test_api_http import free_port
     folder = tmp_path / "갑"
     folder.mkdir()

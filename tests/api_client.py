@@ -1,4 +1,4 @@
-"""A client of the local API in the standard library only — copy it into any script (docs/api.md).
+"""A client of the local API in the standard library only, for the tests and bench/api.py (docs/api.md shows a short one to copy).
 
     client = NodaClient(token=open(TOKEN_FILE).read().strip())     # noda serve --print-token
     status, result = client.call("/search", {"tenant": "sample", "query": "신청 기간"})
