@@ -1,7 +1,11 @@
 """The parse cache: Documents already read, keyed by file content and parser generation.
 
 A cache entry is the gzip'd JSON of every Document one file gave (a ZIP gives
-several), stored under ``<root>/<generation>/<sha[:2]>/<sha256><ext>.json.gz``.
+several), stored under ``<root>/<generation>/<sha[:2]>/<sha256><ext>.json.gz``:
+a header line (the file name and the SHA-256 of the rest) and the Documents.
+An entry that does not decompress (gzip's CRC, a truncated file) or whose
+checksum does not match is damaged: ``get`` deletes it and answers a miss, so
+the file is read again from its source.
 
 The *parser generation* is a hash of the engine code that reading depends on
 (every module under ``engine/`` except those in ``NOT_READING``, which only use
@@ -23,6 +27,7 @@ import os
 import re
 import shutil
 import tempfile
+import zlib
 from pathlib import Path
 from typing import Optional
 
@@ -69,14 +74,26 @@ class ParseCache:
             self._prune()
 
     def get(self, sha256: str, filename: str) -> Optional[list[Document]]:
-        """The Documents cached for this content, renamed to ``filename``; None on a miss."""
+        """The Documents cached for this content, renamed to ``filename``; None on a miss
+        (a damaged entry is deleted and is a miss)."""
+        path = self._path(sha256, filename)
         try:
-            with gzip.open(self._path(sha256, filename), "rt", encoding="utf-8") as fh:
-                entry = json.load(fh)
+            raw = gzip.decompress(path.read_bytes())
+        except FileNotFoundError:
+            return None
+        except (OSError, EOFError, zlib.error):
+            return self._damaged(path)
+        try:
+            head, _newline, body = raw.partition(b"\n")
+            entry = json.loads(head)
+            if "documents" not in entry:   # header and body: the body must match its checksum
+                if hashlib.sha256(body).hexdigest() != entry["sha256"]:
+                    return self._damaged(path)
+                entry["documents"] = json.loads(body)
             return [Document.from_dict(_renamed(d, entry["filename"], filename))
                     for d in entry["documents"]]
-        except (OSError, EOFError, ValueError, KeyError, TypeError):
-            return None
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return self._damaged(path)
 
     def has(self, sha256: str, filename: str) -> bool:
         return self._path(sha256, filename).is_file()
@@ -85,8 +102,10 @@ class ParseCache:
         """Store the Documents one file gave (atomically: a reader never sees half an entry)."""
         path = self._path(sha256, filename)
         path.parent.mkdir(parents=True, exist_ok=True)
-        payload = json.dumps({"filename": filename, "documents": [d.to_dict() for d in docs]},
-                             ensure_ascii=False).encode("utf-8")
+        body = json.dumps([d.to_dict() for d in docs], ensure_ascii=False).encode("utf-8")
+        head = json.dumps({"filename": filename, "sha256": hashlib.sha256(body).hexdigest()},
+                          ensure_ascii=False).encode("utf-8")
+        payload = head + b"\n" + body
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -95,6 +114,12 @@ class ParseCache:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+    @staticmethod
+    def _damaged(path: Path) -> None:
+        """Delete a damaged entry (the next refresh reads its file again); a miss."""
+        path.unlink(missing_ok=True)
+        return None
 
     def purge(self) -> int:
         """Delete every cached Document of every generation; returns the bytes freed."""

@@ -25,7 +25,9 @@ import re
 import threading
 import unicodedata
 from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from whoosh import index, scoring
 from whoosh.fields import ID, STORED, TEXT, Schema
@@ -72,21 +74,34 @@ def make_schema() -> Schema:
     )
 
 
+class IndexDamaged(Exception):
+    """The index's files are damaged (a truncated segment, a lost file): ``rebuild()`` starts it empty."""
+
+
 class ChunkIndex:
-    """The chunks of a tenant's documents in one Whoosh index (thread-safe)."""
+    """The chunks of a tenant's documents in one Whoosh index (thread-safe).
+
+    An index whose files are damaged is never fatal: opening one starts a new,
+    empty index (``rebuilt`` is then True), and damage found later raises
+    IndexDamaged, after which ``rebuild()`` does the same. Whoever owns the
+    index refills it (the tenant, from the parse cache).
+    """
 
     def __init__(self, directory: str | Path):
         """Open the index in ``directory``, or create it when missing, broken or outdated."""
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
-        self._ix = self._open_or_create()
-        self._searcher = self._ix.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1))
+        self.rebuilt = False
+        self._ix, self._searcher = self._open_or_create()
+
+    def _new_searcher(self, ix):
+        return ix.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1))
 
     def _reopen_searcher(self) -> None:
         # A new searcher rather than Searcher.refresh(), which fails on a formerly empty index.
         old = self._searcher
-        self._searcher = self._ix.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1))
+        self._searcher = self._new_searcher(self._ix)
         old.close()
 
     def _open_or_create(self):
@@ -96,12 +111,39 @@ class ChunkIndex:
             if index.exists_in(str(self.directory), indexname=INDEX_NAME):
                 ix = storage.open_index(indexname=INDEX_NAME)
                 if ix.schema == expected:
-                    return ix
+                    searcher = self._new_searcher(ix)   # reads every segment's directory
+                    searcher.doc_count()
+                    return ix, searcher
                 ix.close()
         except Exception:  # a broken index is rebuilt, never fatal
-            pass
+            self.rebuilt = True
         storage.clean(ignore=True)
-        return storage.create_index(expected, indexname=INDEX_NAME)
+        ix = storage.create_index(expected, indexname=INDEX_NAME)
+        return ix, self._new_searcher(ix)
+
+    def rebuild(self) -> None:
+        """Throw the damaged index away and start an empty one (``rebuilt`` becomes True)."""
+        with self._lock:
+            for thing in (self._searcher, self._ix):
+                try:
+                    thing.close()
+                except Exception:   # it is damaged: closing may fail too
+                    pass
+            storage = FileStorage(str(self.directory))
+            storage.clean(ignore=True)
+            self._ix = storage.create_index(make_schema(), indexname=INDEX_NAME)
+            self._searcher = self._new_searcher(self._ix)
+            self.rebuilt = True
+
+    @contextmanager
+    def _files(self) -> Iterator[None]:
+        """Around Whoosh's own work: whatever its damaged files make it raise becomes IndexDamaged."""
+        try:
+            yield
+        except IndexDamaged:
+            raise
+        except Exception as exc:
+            raise IndexDamaged(str(self.directory)) from exc
 
     # ---- writing ------------------------------------------------------------
     def replace_documents(self, items: list[tuple[str, Document, list[Chunk]]]) -> None:
@@ -114,13 +156,14 @@ class ChunkIndex:
                                    for t in (chunk.text, _title(chunk))))
         terms = {text: [term for term, _s, _e in found]
                  for text, found in zip(texts, korean_terms_many(texts))}
-        with self._lock:
+        fields = [(key, [_fields(key, doc, chunk, terms) for chunk in chunks]) for key, doc, chunks in items]
+        with self._lock, self._files():
             writer = self._ix.writer()
             try:
-                for key, doc, chunks in items:
+                for key, chunk_fields in fields:
                     writer.delete_by_term("key", key)
-                    for chunk in chunks:
-                        writer.add_document(**_fields(key, doc, chunk, terms))
+                    for one in chunk_fields:
+                        writer.add_document(**one)
             except BaseException:
                 writer.cancel()
                 raise
@@ -131,7 +174,7 @@ class ChunkIndex:
         """Drop every chunk of these keys (one commit)."""
         if not keys:
             return
-        with self._lock:
+        with self._lock, self._files():
             writer = self._ix.writer()
             for key in keys:
                 writer.delete_by_term("key", key)
@@ -141,7 +184,7 @@ class ChunkIndex:
     # ---- reading ------------------------------------------------------------
     def keys(self) -> dict[str, str]:
         """key -> doc_id for every document that has chunks in the index."""
-        with self._lock:
+        with self._lock, self._files():
             s = self._searcher
             out = {}
             for raw in s.lexicon("key"):
@@ -152,7 +195,7 @@ class ChunkIndex:
             return out
 
     def chunk_count(self) -> int:
-        with self._lock:
+        with self._lock, self._files():
             return self._searcher.doc_count()
 
     def search(self, query: str, limit: int = 10) -> list[dict]:
@@ -163,7 +206,7 @@ class ChunkIndex:
         if not query or limit <= 0:
             return []
         text, phrases = split_query(query[:MAX_QUERY_CHARS])
-        with self._lock:
+        with self._lock, self._files():
             q = self._query(text)
             if q is None:
                 return []

@@ -38,7 +38,7 @@ from engine.acl import Acl, is_acl_file, load_acl
 from engine.cache import ParseCache, folder_size, parser_generation
 from engine.chunking import Chunk, chunk_document
 from engine.formats.archive import member_name, read_capped
-from engine.index import ChunkIndex
+from engine.index import ChunkIndex, IndexDamaged
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import Document, Structure, Warning
 from engine.parse import iter_files, unreadable
@@ -107,6 +107,8 @@ class Tenant:
         self._indexes: dict[str, ChunkIndex] = {}
         self._indexed: dict[str, dict[str, str]] = {}   # group -> {filename: doc_id} in its index
         self._files: dict[str, dict] = {}
+        self._notices: dict[str, dict] = {}   # said once: the index was rebuilt, damaged cache entries re-read
+        self._damaged: set[str] = set()       # files whose parse-cache entry was found damaged or gone
         self._refreshed = self._load_state()
         self._acl = load_acl(self.folder)
 
@@ -122,7 +124,22 @@ class Tenant:
         if not self.folder.is_dir():   # an unplugged drive must not look like "all deleted"
             raise FileNotFoundError(str(self.folder))
         with self._refresh_lock:
-            return _Run(self, progress or (lambda p: None), cancel).go()
+            report = _Run(self, progress or (lambda p: None), cancel).go()
+            if self._damaged and not report["cancelled"]:
+                # cache entries found damaged while indexing: read those files again now
+                self._damaged.clear()
+                again = _Run(self, progress or (lambda p: None), cancel).go()
+                report["parsed"] += again["parsed"]
+            with self._lock:
+                report["notices"] = list(self._notices.values())
+            return report
+
+    def take_notices(self) -> list[dict]:
+        """What healed itself (index rebuilt, cache entries re-read) since the last call, said once:
+        in the next documents() or search() warnings (also listed in refresh()'s report)."""
+        with self._lock:
+            notices, self._notices = list(self._notices.values()), {}
+        return notices
 
     @property
     def read_before(self) -> bool:
@@ -143,7 +160,7 @@ class Tenant:
             "needs_review": needs_review,
             "document_ready_rate": round((len(rows) - needs_review) / len(rows), 3) if rows else None,
             "chunks": sum(r["chunks"] for r in rows),
-            "warnings": _acl_warnings(acl),
+            "warnings": _acl_warnings(acl) + self.take_notices(),
             "documents": rows,
         }
 
@@ -163,13 +180,18 @@ class Tenant:
         hits, searched = [], 0
         if group is not None:
             with self._lock:
-                index = self._index(group)
-                searched = index.chunk_count()
-                if query.strip():
-                    hits = index.search(query, limit)
+                try:
+                    searched, hits = self._search_index(group, query, limit)
+                except IndexDamaged:
+                    self._heal(acl, group)
+                    searched, hits = self._search_index(group, query, limit)
         skipped = [_skipped(s) for s in self._visible(acl, principal) if not s["readable"]]
         return {"tenant": self.folder.name, "query": query, "chunks_searched": searched,
-                "skipped": skipped, "warnings": _acl_warnings(acl), "hits": hits}
+                "skipped": skipped, "warnings": _acl_warnings(acl) + self.take_notices(), "hits": hits}
+
+    def _search_index(self, group: str, query: str, limit: int) -> tuple[int, list[dict]]:
+        index = self._index(group)
+        return index.chunk_count(), index.search(query, limit) if query.strip() else []
 
     # ---- one document ----------------------------------------------------
     def document(self, filename: str) -> Optional[Document]:
@@ -249,8 +271,25 @@ class Tenant:
 
     def _index(self, group: str) -> ChunkIndex:
         if group not in self._indexes:
-            self._indexes[group] = ChunkIndex(self.home / "index" / group)
+            index = ChunkIndex(self.home / "index" / group)
+            self._indexes[group] = index
+            if index.rebuilt:   # it was damaged: refilled from the parse cache by the next sync
+                self._indexed.pop(group, None)
+                self._notice("INDEX_REBUILT")
         return self._indexes[group]
+
+    def _heal(self, acl: Acl, group: str) -> None:
+        """A group's index turned out damaged: start it empty and refill it from the parse cache."""
+        self._restart_index(group)
+        self._commit(acl, {}, [], {})
+
+    def _restart_index(self, group: str) -> None:
+        self._index(group).rebuild()
+        self._indexed.pop(group, None)
+        self._notice("INDEX_REBUILT")
+
+    def _notice(self, code: str) -> None:
+        self._notices[code] = {"code": code, "text": wording.tenant_text(code)}
 
     def _commit(self, acl: Acl, entries: dict[str, dict], removed: list[str],
                 fresh: dict[str, tuple[Document, list[Chunk]]]) -> None:
@@ -258,7 +297,11 @@ class Tenant:
         with self._lock:
             files = {k: v for k, v in self._files.items() if k not in removed}
             files.update(entries)
-            self._sync_indexes(acl, files, fresh)
+            try:
+                self._sync_indexes(acl, files, fresh)
+            except IndexDamaged as damaged:   # start that index empty; the sync refills it
+                self._restart_index(Path(str(damaged)).name)
+                self._sync_indexes(acl, files, fresh)
             self._files, self._acl = files, acl
             self._save_state()
 
@@ -303,9 +346,15 @@ class Tenant:
                     indexed.update({name: doc.doc_id for name, doc, _c in items})
 
     def _cached(self, entry: dict, key: str, filename: str) -> Optional[Document]:
-        """The Document ``filename`` among those the parse cache holds for file ``key``."""
-        docs = self.cache.get(entry["sha256"], key) or []
-        return next((d for d in docs if d.source.filename == filename), None)
+        """The Document ``filename`` among those the parse cache holds for file ``key``.
+
+        An entry that is damaged or gone (ParseCache.get deletes a damaged one) marks the
+        file to be read again from its source."""
+        docs = self.cache.get(entry["sha256"], key)
+        if docs is None and entry.get("cached"):
+            self._damaged.add(key)
+            self._notice("CACHE_REREAD")
+        return next((d for d in docs or [] if d.source.filename == filename), None)
 
     def _unpack(self, key: str, filename: str, summary: dict) -> Optional[Path]:
         """Copy a ZIP member (nested ZIPs too) out to ``unpacked/<sha256>/`` once; its path."""

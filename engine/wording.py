@@ -157,6 +157,8 @@ TENANT_TEXTS: dict[str, str] = {
     "cancelled": "읽기를 멈췄습니다. 다음에 이어서 읽습니다",
     "purged": "캐시를 지웠습니다: {path} ({size})",
     "not_folder": "폴더를 찾을 수 없습니다: {path}",
+    "INDEX_REBUILT": "찾아보기 색인이 손상되어 읽어 둔 내용으로 다시 만들었습니다 (원본 파일은 그대로입니다)",
+    "CACHE_REREAD": "읽어 둔 내용 일부가 손상되었거나 없어져 원본 파일에서 다시 읽습니다",
 }
 
 

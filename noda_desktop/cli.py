@@ -137,6 +137,8 @@ def _open_tenant(folder):
     print(wording.tenant_text("refreshed", parsed=report["parsed"], from_cache=report["from_cache"],
                               unchanged=report["unchanged"], removed=len(report["removed"])),
           file=sys.stderr)
+    for notice in tenant.take_notices():   # said here once, not again in the command's warnings
+        print(notice["text"], file=sys.stderr)
     return tenant
 
 

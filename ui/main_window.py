@@ -364,6 +364,8 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self._say_when_read.pop(folder), 15000)
         elif result.get("cancelled") or result.get("added") or result.get("changed") or result.get("removed"):
             self.statusBar().showMessage(message, 10000)
+        if result.get("notices"):   # the engine healed its index or cache: said once (engine Tenant.refresh)
+            self.statusBar().showMessage(" · ".join(n["text"] for n in result["notices"]), 15000)
         self._update_tenant_line(folder)
 
     def _refresh_failed(self, folder: str, message: str) -> None:
