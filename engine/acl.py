@@ -5,7 +5,8 @@ Format (seed 004)::
     {"default": ["*"], "rules": [{"files": "인사_*.hwpx", "allow": ["hr", "대표"]}]}
 
 The first rule whose pattern matches wins, otherwise ``default`` applies. A
-pattern is an fnmatch pattern (case-insensitive) tried against the
+pattern is an fnmatch pattern (case-insensitive, names and patterns compared
+after NFC normalisation: engine/names.py) tried against the
 tenant-relative file name, every folder or ZIP it sits in ("붙임",
 "붙임/자료.zip") and each of their plain names — so a rule on a folder or a
 ZIP also covers what is inside. ``"*"`` in an allow list means everyone,
@@ -26,6 +27,8 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Optional
+
+from engine.names import name_key
 
 ACL_FILENAME = "ACL.json"
 EVERYONE = "*"
@@ -70,8 +73,8 @@ class Acl:
         return {self.default, *(allow for _pattern, allow in self.rules)}
 
     def _admitted(self, principal: Optional[str]) -> frozenset[AllowList]:
-        return frozenset(a for a in self._allow_lists()
-                         if EVERYONE in a or (principal is not None and principal in a))
+        who = None if principal is None else name_key(principal)
+        return frozenset(a for a in self._allow_lists() if EVERYONE in a or (who is not None and who in a))
 
 
 PUBLIC = Acl()
@@ -106,7 +109,7 @@ def parse_acl(raw: bytes) -> Acl:
             pattern = rule["files"]
             if not isinstance(pattern, str) or not pattern.strip():
                 return LOCKED
-            rules.append((pattern.strip().lower(), _allow(rule["allow"])))
+            rules.append((_folded(pattern.strip()), _allow(rule["allow"])))
         return Acl(default=default, rules=tuple(rules))
     except (ValueError, TypeError):
         return LOCKED
@@ -114,19 +117,24 @@ def parse_acl(raw: bytes) -> Acl:
 
 def is_acl_file(key: str) -> bool:
     """True for the tenant's own ACL.json (it is a rule file, not a document)."""
-    return key.lower() == ACL_FILENAME.lower()
+    return _folded(key) == _folded(ACL_FILENAME)
 
 
 def _allow(value) -> AllowList:
     if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
         raise ValueError("allow must be a list of names")
-    return tuple(sorted(set(value)))
+    return tuple(sorted({name_key(p) for p in value}))
 
 
 def _candidates(filename: str) -> set[str]:
     """The file's path, the paths of the folders/ZIPs it sits in, and all their plain names."""
-    parts = filename.lower().split("/")
+    parts = _folded(filename).split("/")
     return {"/".join(parts[:i]) for i in range(1, len(parts) + 1)} | set(parts)
+
+
+def _folded(name: str) -> str:
+    """How names and patterns are matched: NFC (engine/names.py), case-insensitive everywhere."""
+    return name_key(name).casefold()
 
 
 def _group_id(admitted: frozenset[AllowList]) -> str:

@@ -15,8 +15,10 @@ never served (an app update re-reads the folders once). In a frozen build
 without sources it falls back to ``engine.__version__``. Only the two newest
 generations are kept.
 
-The cached text is document text: it lives only in the user's cache folder,
-never beside the originals, and ``purge()`` removes it.
+The cached text is document text: it lives only in the user's cache folder
+(directories 0700, files 0600: engine/private.py), never beside the originals;
+``purge()`` removes it, and the tenant removes the entry of a source file that
+is gone or changed.
 """
 from __future__ import annotations
 
@@ -25,7 +27,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import tempfile
 import zlib
 from pathlib import Path
@@ -34,12 +35,13 @@ from typing import Optional
 import engine
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import SCHEMA_VERSION, Document
+from engine.private import Removed, private_dir, remove
 
 KEEP_GENERATIONS = 2
 # Engine modules that only use finished Documents: editing them needs no re-read.
 NOT_READING = ("acl.py", "analyzer.py", "answer.py", "cache.py", "chunking.py", "context.py",
                "evidence.py", "index.py", "question_cues.py", "refresh.py", "tenant.py",
-               "verify.py", "gateway/")
+               "verify.py", "gateway/", "jsonout.py", "names.py", "private.py", "memguard.py")
 _EXT = re.compile(r"\.[a-z0-9]{1,8}$")
 
 
@@ -101,7 +103,7 @@ class ParseCache:
     def put(self, sha256: str, filename: str, docs: list[Document]) -> None:
         """Store the Documents one file gave (atomically: a reader never sees half an entry)."""
         path = self._path(sha256, filename)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         body = json.dumps([d.to_dict() for d in docs], ensure_ascii=False).encode("utf-8")
         head = json.dumps({"filename": filename, "sha256": hashlib.sha256(body).hexdigest()},
                           ensure_ascii=False).encode("utf-8")
@@ -122,10 +124,12 @@ class ParseCache:
         return None
 
     def purge(self) -> int:
-        """Delete every cached Document of every generation; returns the bytes freed."""
-        freed = folder_size(self.root)
-        shutil.rmtree(self.root, ignore_errors=True)
-        return freed
+        """Delete every cached Document of every generation (following no link); returns the bytes freed."""
+        return remove(self.root).bytes
+
+    def remove(self, sha256: str, filename: str) -> Removed:
+        """Delete the entry of this content (a source file that is gone, or was read again)."""
+        return remove(self._path(sha256, filename))
 
     @staticmethod
     def key(sha256: str, filename: str) -> str:
@@ -138,24 +142,12 @@ class ParseCache:
 
     def _prune(self) -> None:
         """Mark this generation as the newest and delete all but the newest KEEP_GENERATIONS."""
-        self.dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.dir)
         os.utime(self.dir)
         others = [p for p in self.root.iterdir() if p.is_dir() and p != self.dir]
         others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
         for old in others[KEEP_GENERATIONS - 1:]:
-            shutil.rmtree(old, ignore_errors=True)
-
-
-def folder_size(path: Path) -> int:
-    """Total bytes of the files under ``path`` (0 when it does not exist)."""
-    total = 0
-    for root, _dirs, files in os.walk(path):
-        for name in files:
-            try:
-                total += os.path.getsize(os.path.join(root, name))
-            except OSError:
-                pass
-    return total
+            remove(old)
 
 
 def _renamed(d: dict, old: str, new: str) -> dict:

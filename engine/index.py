@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import threading
 import unicodedata
@@ -33,12 +34,14 @@ from whoosh import index, scoring
 from whoosh.fields import ID, STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
 from whoosh.query import And, Or, Term
+from whoosh.reading import SegmentReader
 
 from engine.analyzer import (BigramTokenizer, KoreanTokenizer, bigram_terms, content_words,
                              korean_terms_many)
 from engine.chunking import Chunk
 from engine.model import Document
 from engine.phrases import has_phrases, split_query
+from engine.private import private_dir, private_file
 
 # Bump when analysis, fields or chunking change: an index of another version is rebuilt empty.
 INDEX_NAME = "chunks_v3"  # v2: chunks of the 1000-character budget; v3: Kiwi without its multi-word dictionary
@@ -74,6 +77,24 @@ def make_schema() -> Schema:
     )
 
 
+class _PrivateStorage(FileStorage):
+    """Whoosh's file storage with every file it writes readable by its owner only (engine/private.py)."""
+
+    def create_file(self, name, *args, **kwargs):
+        made = super().create_file(name, *args, **kwargs)
+        private_file(self._fpath(name))
+        return made
+
+    def lock(self, name):
+        """Whoosh's lock, its (empty) file made beforehand, private like the rest."""
+        path = self._fpath(name)
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        except OSError:
+            pass
+        return super().lock(name)
+
+
 class IndexDamaged(Exception):
     """The index's files are damaged (a truncated segment, a lost file): ``rebuild()`` starts it empty."""
 
@@ -89,8 +110,7 @@ class ChunkIndex:
 
     def __init__(self, directory: str | Path):
         """Open the index in ``directory``, or create it when missing, broken or outdated."""
-        self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
+        self.directory = private_dir(directory)
         self._lock = threading.RLock()
         self.rebuilt = False
         self._ix, self._searcher = self._open_or_create()
@@ -106,7 +126,7 @@ class ChunkIndex:
 
     def _open_or_create(self):
         expected = make_schema()
-        storage = FileStorage(str(self.directory))
+        storage = _PrivateStorage(str(self.directory))
         try:
             if index.exists_in(str(self.directory), indexname=INDEX_NAME):
                 ix = storage.open_index(indexname=INDEX_NAME)
@@ -129,7 +149,7 @@ class ChunkIndex:
                     thing.close()
                 except Exception:   # it is damaged: closing may fail too
                     pass
-            storage = FileStorage(str(self.directory))
+            storage = _PrivateStorage(str(self.directory))
             storage.clean(ignore=True)
             self._ix = storage.create_index(make_schema(), indexname=INDEX_NAME)
             self._searcher = self._new_searcher(self._ix)
@@ -171,14 +191,16 @@ class ChunkIndex:
             self._reopen_searcher()
 
     def remove_documents(self, keys: list[str]) -> None:
-        """Drop every chunk of these keys (one commit)."""
+        """Drop every chunk of these keys (one commit). Whoosh only marks a deleted document, its
+        stored text and terms would stay on disk: the segments holding one are rewritten without
+        it (``_without_deleted``), so a removed file or one the ACL now hides leaves no trace."""
         if not keys:
             return
         with self._lock, self._files():
             writer = self._ix.writer()
             for key in keys:
                 writer.delete_by_term("key", key)
-            writer.commit()
+            writer.commit(mergetype=_without_deleted)
             self._reopen_searcher()
 
     # ---- reading ------------------------------------------------------------
@@ -265,6 +287,20 @@ class ChunkIndex:
         with self._lock:
             self._searcher.close()
             self._ix.close()
+
+
+def _without_deleted(writer, segments):
+    """A Whoosh merge policy: rewrite the segments that hold deleted documents, keep the others.
+    It costs about 1.3 ms per chunk of those segments (a 4,500-chunk segment: 6 s)."""
+    keep = []
+    for segment in segments:
+        if segment.has_deletions():
+            reader = SegmentReader(writer.storage, writer.schema, segment)
+            writer.add_reader(reader)
+            reader.close()
+        else:
+            keep.append(segment)
+    return keep
 
 
 def passage_score(text: str, weights: dict[str, float], span: int = PASSAGE_SPAN) -> float:

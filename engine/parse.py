@@ -145,15 +145,27 @@ def unreadable(filename: str, fmt: str, code: str, *, size: int = 0,
 
 
 def iter_files(folder: str) -> Iterator[str]:
-    """Every regular file under ``folder``, recursively, in a stable order."""
+    """Every file under ``folder``, recursively, in a stable order, and every link that leaves the
+    folder (to be listed as LINK_OUTSIDE, see ``leaves_folder``; links to folders are never walked)."""
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
+        links_out = [d for d in dirs if leaves_folder(os.path.join(root, d), folder)]
+        for name in sorted(files + links_out):
             if name.startswith(".") or name.startswith("~$"):
                 continue
             path = os.path.join(root, name)
-            if os.path.isfile(path):
+            if os.path.isfile(path) or name in links_out or leaves_folder(path, folder):
                 yield path
+
+
+def leaves_folder(path: str, folder: str) -> bool:
+    """Whether ``path`` is a symbolic link whose target is outside ``folder`` (or nowhere): such a link
+    is listed, never followed, so a folder cannot pull in files from elsewhere on the PC."""
+    if not os.path.islink(path):
+        return False
+    target = os.path.realpath(path)
+    root = os.path.realpath(folder)
+    return not os.path.exists(target) or os.path.commonpath([target, root]) != root
 
 
 def _mark_unreadable(doc: Document, code: str, drm_vendor: Optional[str] = None) -> None:

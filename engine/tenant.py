@@ -21,7 +21,6 @@ import hashlib
 import io
 import json
 import os
-import shutil
 import tempfile
 import threading
 import time
@@ -35,13 +34,15 @@ import platformdirs
 
 from engine import wording
 from engine.acl import Acl, is_acl_file, load_acl
-from engine.cache import ParseCache, folder_size, parser_generation
+from engine.cache import ParseCache, parser_generation
 from engine.chunking import Chunk, chunk_document
 from engine.formats.archive import member_name, read_capped
 from engine.index import ChunkIndex, IndexDamaged
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import Document, Structure, Warning
-from engine.parse import iter_files, unreadable
+from engine.names import name_key
+from engine.parse import iter_files, leaves_folder, unreadable
+from engine.private import Removed, private_dir, remove
 from engine.refresh import FILE_TIMEOUT_S, Outcome, WorkerPool, failed_document
 
 APP_NAME = "noda-desktop"
@@ -77,14 +78,28 @@ def default_cache_root() -> Path:
                 or platformdirs.user_cache_dir(APP_NAME, appauthor=False))
 
 
-def purge(cache_root: str | Path | None = None) -> int:
-    """Delete the parse cache, every tenant's state and indexes and the unpacked copies; bytes freed."""
+def purge(cache_root: str | Path | None = None) -> Removed:
+    """Delete the parse cache, every tenant's state and indexes and the unpacked copies, following
+    no link out of the cache; what was removed."""
     root = Path(cache_root) if cache_root else default_cache_root()
-    freed = 0
+    removed = Removed()
     for part in CACHE_PARTS:
-        freed += folder_size(root / part)
-        shutil.rmtree(root / part, ignore_errors=True)
-    return freed
+        removed.add(remove(root / part))
+    return removed
+
+
+def known_folders(cache_root: str | Path | None = None) -> list[str]:
+    """The folders the cache holds something of (from each tenant's saved state)."""
+    root = Path(cache_root) if cache_root else default_cache_root()
+    folders = []
+    for state in sorted((root / "tenants").glob("*/state.json")):
+        try:
+            folder = json.loads(state.read_text(encoding="utf-8")).get("folder")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(folder, str):
+            folders.append(folder)
+    return folders
 
 
 class Tenant:
@@ -93,7 +108,7 @@ class Tenant:
     def __init__(self, folder: str | Path, *, cache_root: str | Path | None = None,
                  limits: Limits = DEFAULT_LIMITS, workers: int = 2, timeout_s: float = FILE_TIMEOUT_S):
         self.folder = Path(folder).resolve()
-        self.cache_root = Path(cache_root) if cache_root else default_cache_root()
+        self.cache_root = private_dir(Path(cache_root) if cache_root else default_cache_root())
         self.limits = limits
         self.workers = workers
         self.timeout_s = timeout_s
@@ -214,9 +229,9 @@ class Tenant:
         if found is None:
             return None
         key, _entry, summary = found
-        if filename == key:
+        if summary["filename"] == key:
             return self.folder / key
-        return self._unpack(key, filename, summary)
+        return self._unpack(key, summary["filename"], summary)
 
     def close(self) -> None:
         with self._lock:
@@ -241,11 +256,15 @@ class Tenant:
                       key=lambda s: s["filename"])
 
     def _find(self, filename: str) -> Optional[tuple[str, dict, dict]]:
-        for key, entry in self._files.items():
-            if filename == key or filename.startswith(key + "/"):
-                for s in entry["docs"]:
-                    if s["filename"] == filename:
-                        return key, entry, s
+        """(file key, its entry, the Document's summary) for ``filename``: as written, else compared
+        as names are (engine/names.py: a name written in NFD finds its NFC file)."""
+        for same in (_as_written, name_key):
+            wanted = same(filename)
+            for key, entry in self._files.items():
+                if wanted == same(key) or wanted.startswith(same(key) + "/"):
+                    for s in entry["docs"]:
+                        if same(s["filename"]) == wanted:
+                            return key, entry, s
         return None
 
     def _parsed(self, filename: str) -> Optional[tuple[Document, list[Chunk]]]:
@@ -254,6 +273,7 @@ class Tenant:
         if found is None:
             return None
         key, entry, summary = found
+        filename = summary["filename"]   # as the file is named (the caller's may be another normal form)
         memo = (filename, summary["doc_id"], entry["sha256"])
         with self._lock:
             if memo in self._recent:
@@ -292,10 +312,12 @@ class Tenant:
         self._notices[code] = {"code": code, "text": wording.tenant_text(code)}
 
     def _commit(self, acl: Acl, entries: dict[str, dict], removed: list[str],
-                fresh: dict[str, tuple[Document, list[Chunk]]]) -> None:
-        """Apply new file entries and removals to the state and every group's index."""
+                fresh: dict[str, tuple[Document, list[Chunk]]]) -> Removed:
+        """Apply new file entries and removals to the state and every group's index; the parse-cache
+        entries and unpacked copies of removed or changed files go too (what was deleted)."""
         with self._lock:
-            files = {k: v for k, v in self._files.items() if k not in removed}
+            old = self._files
+            files = {k: v for k, v in old.items() if k not in removed}
             files.update(entries)
             try:
                 self._sync_indexes(acl, files, fresh)
@@ -304,6 +326,48 @@ class Tenant:
                 self._sync_indexes(acl, files, fresh)
             self._files, self._acl = files, acl
             self._save_state()
+            return self._drop_superseded(old, files, list(removed) + list(entries))
+
+    def _drop_superseded(self, old: dict[str, dict], files: dict[str, dict], touched: list[str]) -> Removed:
+        """What the cache kept of the ``touched`` files' old content, once no file uses it any more."""
+        gone = [(key, old[key]) for key in touched if key in old and old[key].get("sha256")
+                and (files.get(key) or {}).get("sha256") != old[key]["sha256"]]
+        freed = Removed()
+        if gone:
+            live = {self.cache.key(e["sha256"], k) for k, e in files.items() if e.get("sha256")}
+            for key, entry in gone:
+                if self.cache.key(entry["sha256"], key) not in live:
+                    freed.add(self._drop_cached(key, entry))
+        return freed
+
+    def _drop_cached(self, key: str, entry: dict) -> Removed:
+        """Delete the parse-cache entry and the unpacked ZIP members of one file."""
+        freed = self.cache.remove(entry["sha256"], key) if entry.get("cached") else Removed()
+        for summary in entry["docs"]:
+            if summary.get("sha256") and summary["filename"] != key:
+                freed.add(remove(self.cache_root / "unpacked" / summary["sha256"]))
+        return freed
+
+    def purge(self) -> Removed:
+        """Delete everything the cache holds of this folder: its state and indexes, and the parse-cache
+        entries and unpacked copies of its files (the next refresh reads it all again)."""
+        with self._lock:
+            freed = Removed()
+            for key, entry in self._files.items():
+                freed.add(self._drop_cached(key, entry))
+            self.close()
+            freed.add(remove(self.home))
+            self._files, self._indexed, self._refreshed = {}, {}, False
+        return freed
+
+    def forget(self, name: str) -> tuple[list[str], Removed]:
+        """Drop file ``name`` (its folder-relative path or its plain name, compared as names are) from
+        the cache: its parse-cache entry, unpacked copies, index entries and state. The next refresh
+        reads it again if it is still there. Returns the files dropped and what was deleted."""
+        wanted = name_key(name)
+        with self._lock:
+            keys = [k for k in self._files if wanted in (name_key(k), name_key(k.rsplit("/", 1)[-1]))]
+            return keys, self._commit(self._acl, {}, keys, {}) if keys else Removed()
 
     def _sync_indexes(self, acl: Acl, files: dict[str, dict],
                       fresh: dict[str, tuple[Document, list[Chunk]]]) -> None:
@@ -315,7 +379,7 @@ class Tenant:
                 if stale.name in self._indexes:
                     self._indexes.pop(stale.name).close()
                 self._indexed.pop(stale.name, None)
-                shutil.rmtree(stale, ignore_errors=True)
+                remove(stale)
         searchable = {s["filename"]: (key, s) for key, e in files.items()
                       for s in e["docs"] if s["chunks"]}
         for group, admitted in groups.items():
@@ -485,6 +549,9 @@ class _Run:
         """Hash one file, then keep its entry, take it from the cache, or send it to a worker."""
         path, size, mtime = stat
         t = self.t
+        if leaves_folder(path, str(t.folder)):   # listed, never followed
+            self._finish(key, stat, None, [unreadable(key, "unknown", "LINK_OUTSIDE")], False)
+            return
         if size > t.limits.max_file_bytes:
             self._finish(key, stat, None, [unreadable(key, "unknown", "TOO_LARGE", size=size)], False)
             return
@@ -559,6 +626,10 @@ class _Run:
 
 
 # ---- helpers --------------------------------------------------------------
+def _as_written(name: str) -> str:
+    return name
+
+
 def _retry(entry: dict) -> bool:
     """A file that could not be opened is tried again at every refresh."""
     return any(s["reason"] == "READ_ERROR" for s in entry["docs"])
@@ -573,7 +644,7 @@ def _sha256_file(path: str) -> str:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:

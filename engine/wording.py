@@ -51,6 +51,10 @@ REASONS: dict[str, tuple[str, str]] = {
         "파일을 열 수 없습니다 (권한이 없거나 다른 프로그램이 쓰는 중입니다)",
         "파일을 닫거나 읽기 권한을 확인한 뒤 다시 읽어 주십시오",
     ),
+    "LINK_OUTSIDE": (
+        "폴더 밖을 가리키는 링크(바로 가기)라 따라가 읽지 않았습니다",
+        "그 문서가 필요하면 링크 대신 파일 자체를 이 폴더에 복사해 넣어 주십시오",
+    ),
     "TIMEOUT": (
         "읽는 데 너무 오래 걸려 멈췄습니다",
         "파일이 지나치게 복잡할 수 있습니다. 원본 프로그램에서 다른 형식으로 저장해 넣어 주십시오",
@@ -133,7 +137,10 @@ def format_name(fmt: str) -> str:
 
 def summary_line(filename: str, readable: bool, fmt: str, blocks: int, tables: int,
                  pages, code: str | None) -> str:
-    """One line of the CLI's Korean summary for a document."""
+    """One line of the CLI's Korean summary for a document (the name with hidden characters escaped)."""
+    from engine.names import shown_name
+
+    filename = shown_name(filename)
     if readable:
         page_part = f"{pages}쪽, " if pages else ""
         return f"읽음  {filename} ({format_name(fmt)}, {page_part}글 {blocks}개, 표 {tables}개)"
@@ -155,7 +162,12 @@ TENANT_TEXTS: dict[str, str] = {
     "progress": "읽는 중 {done}/{total} {current}",
     "refreshed": "새로 읽음 {parsed}개, 캐시에서 {from_cache}개, 그대로 {unchanged}개, 빠짐 {removed}개",
     "cancelled": "읽기를 멈췄습니다. 다음에 이어서 읽습니다",
-    "purged": "캐시를 지웠습니다: {path} ({size})",
+    "purged": "캐시를 모두 지웠습니다: {path} —",
+    "purged_folder": "폴더 {folder}에서 읽어 둔 글, 색인과 상태를 지웠습니다 —",
+    "purged_file": "폴더 {folder}의 {file}: 읽어 둔 글과 색인 항목을 지웠습니다 (다음에 읽을 때 원본에서 다시 읽습니다)",
+    "purged_count": "지운 파일 {files}개 ({size})",
+    "purged_links": "캐시 밖을 가리키던 링크 {links}개는 따라가지 않고 링크만 지웠습니다",
+    "purge_nothing": "캐시에 {what}에서 읽어 둔 것이 없습니다",
     "not_folder": "폴더를 찾을 수 없습니다: {path}",
     "INDEX_REBUILT": "찾아보기 색인이 손상되어 읽어 둔 내용으로 다시 만들었습니다 (원본 파일은 그대로입니다)",
     "CACHE_REREAD": "읽어 둔 내용 일부가 손상되었거나 없어져 원본 파일에서 다시 읽습니다",

@@ -9,6 +9,7 @@ import sys
 from typing import Optional
 
 from engine import jsonout, wording
+from engine.names import shown_name
 from engine.chunking import DEFAULT_BUDGET
 from engine.parse import iter_files, parse_path
 
@@ -39,7 +40,7 @@ def cmd_parse(args) -> int:
         return 2
     readable = unreadable = 0
     docs_total = 0
-    for docs in _parse_each(paths, names):
+    for docs in _parse_each(paths, names, folder=target if os.path.isdir(target) else None):
         for doc in docs:
             docs_total += 1
             if doc.access.readable:
@@ -59,7 +60,8 @@ def cmd_parse(args) -> int:
     return 0
 
 
-def _parse_each(paths: list[str], names: dict[str, str], timeout_s: float | None = None):
+def _parse_each(paths: list[str], names: dict[str, str], timeout_s: float | None = None,
+                folder: Optional[str] = None):
     """Each file's Documents, in order, read in worker processes under the same time and memory
     limits as a folder refresh (engine/refresh.py): a file that hangs or blows up costs only itself."""
     from collections import deque
@@ -67,9 +69,15 @@ def _parse_each(paths: list[str], names: dict[str, str], timeout_s: float | None
     from engine.limits import DEFAULT_LIMITS
     from engine.refresh import FILE_TIMEOUT_S, WorkerPool, failed_document, read_job
 
+    from engine.parse import leaves_folder, unreadable
+
     pool = WorkerPool(workers=min(2, max(1, len(paths))), timeout_s=timeout_s or FILE_TIMEOUT_S, job=read_job)
     todo = deque(enumerate(paths))
     done: dict[int, list] = {}
+    for i, path in enumerate(paths):   # links out of the folder are listed, never followed
+        if folder and leaves_folder(path, folder):
+            done[i] = [unreadable(names[path], "unknown", "LINK_OUTSIDE")]
+    todo = deque((i, path) for i, path in todo if i not in done)
     shown = 0
     try:
         while shown < len(paths):
@@ -179,10 +187,10 @@ def cmd_documents(args) -> int:
         print(w["text"])
     for d in listing["documents"]:
         if not d["readable"]:
-            print(f"  {d['filename']}: {d['reason_text']}")
+            print(f"  {shown_name(d['filename'])}: {d['reason_text']}")
         else:
             review = f"  ({wording.tenant_text('review')})" if d["review"] else ""
-            print(f"  {d['filename']}{review}")
+            print(f"  {shown_name(d['filename'])}{review}")
     total = listing["readable"] + listing["unreadable"]
     print(wording.tenant_text("documents", total=total, readable=listing["readable"],
                               unreadable=listing["unreadable"],
@@ -205,12 +213,12 @@ def cmd_search(args) -> int:
     for n, hit in enumerate(result["hits"], 1):
         pages = sorted({a["page"] for a in hit["anchors"] if a.get("page")})
         where = f" · {wording.tenant_text('hit_page', page=pages[0])}" if pages else ""
-        print(f"{n}. {hit['filename']}{where}")
+        print(f"{n}. {shown_name(hit['filename'])}{where}")
         print(f"    {' '.join(hit['text'].split())[:120]}")
     if result["skipped"]:
         print(wording.tenant_text("skipped", count=len(result["skipped"])))
         for s in result["skipped"]:
-            print(f"  {s['filename']}: {s['reason_text']}")
+            print(f"  {shown_name(s['filename'])}: {s['reason_text']}")
     return 0
 
 
@@ -334,18 +342,49 @@ def _print_skipped(skipped: list[dict]) -> None:
     if skipped:
         print(wording.tenant_text("skipped", count=len(skipped)))
         for s in skipped:
-            print(f"  {s['filename']}: {s['reason_text']}")
+            print(f"  {shown_name(s['filename'])}: {s['reason_text']}")
 
 
 def cmd_cache(args) -> int:
-    """noda cache purge"""
-    from engine.tenant import purge
+    """noda cache purge [--folder F] [--file NAME]: delete what the cache holds (all of it, one folder's,
+    or one file's), following no link out of the cache, and say exactly what was deleted."""
+    from engine.tenant import Tenant, known_folders, purge
     from noda_desktop.paths import cache_dir
 
-    freed = purge(cache_dir())
-    size = f"{freed / 1e6:.1f} MB" if freed >= 1e6 else f"{freed / 1e3:.0f} KB"
-    print(wording.tenant_text("purged", path=cache_dir(), size=size))
+    root = cache_dir()
+    if not args.folder and not args.file:
+        _say_removed(wording.tenant_text("purged", path=root), purge(root))
+        return 0
+    folders = [args.folder] if args.folder else known_folders(root)
+    found = False
+    for folder in folders:
+        tenant = Tenant(folder, cache_root=root)
+        try:
+            if args.file:
+                keys, removed = tenant.forget(args.file)
+                for key in keys:
+                    print(wording.tenant_text("purged_file", folder=shown_name(str(tenant.folder)), file=shown_name(key)))
+            else:
+                keys, removed = [tenant.folder], tenant.purge()
+                print(wording.tenant_text("purged_folder", folder=shown_name(str(tenant.folder))))
+        finally:
+            tenant.close()
+        if keys:
+            found = True
+            _say_removed("", removed)
+    if not found:
+        print(wording.tenant_text("purge_nothing", what=shown_name(args.file or args.folder)), file=sys.stderr)
+        return 1
     return 0
+
+
+def _say_removed(head: str, removed) -> None:
+    """What a purge deleted: files and bytes, and links removed without following them."""
+    size = f"{removed.bytes / 1e6:.1f} MB" if removed.bytes >= 1e6 else f"{removed.bytes / 1e3:.0f} KB"
+    line = wording.tenant_text("purged_count", files=removed.files, size=size)
+    print(f"{head} {line}".strip())
+    if removed.links:
+        print("  " + wording.tenant_text("purged_links", links=removed.links))
 
 
 def cmd_serve(args) -> int:
@@ -445,8 +484,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sources-file", required=True, help="근거 목록 JSON (context의 sources 또는 그 출력 전체)")
     p.add_argument("--citations-file", help="인용 목록 JSON ([{n 또는 doc_id+chunk_id, quote}])")
 
-    p = sub.add_parser("cache", help="캐시를 다룹니다 (purge: 읽어 둔 문서 글과 색인을 모두 지웁니다)")
+    p = sub.add_parser("cache", help="캐시를 다룹니다 (purge: 읽어 둔 문서 글과 색인을 지웁니다 — 모두, 폴더 하나, 파일 하나)")
     p.add_argument("action", choices=["purge"])
+    p.add_argument("--folder", help="이 폴더에서 읽어 둔 것만 지웁니다")
+    p.add_argument("--file", help="이 파일(폴더 안의 경로나 이름)에서 읽어 둔 것만 지웁니다 (다음에 다시 읽습니다)")
     p.set_defaults(func=cmd_cache)
 
     p = sub.add_parser("serve", help="다른 프로그램이 노다를 쓰도록 로컬 API(HTTP)를 띄웁니다 (127.0.0.1, 토큰 필요)")

@@ -381,7 +381,7 @@ def test_purge_removes_cache_state_and_indexes(tmp_path):
     tenant.refresh()
     tenant.source_path("자료.zip/자료/a.docx")
     tenant.close()
-    assert purge(tmp_path / "cache") > 0
+    assert purge(tmp_path / "cache").bytes > 0
     assert not any((tmp_path / "cache" / part).exists() for part in ("parse", "tenants", "unpacked"))
     assert Tenant(folder, cache_root=tmp_path / "cache").refresh()["parsed"] == 6
 

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout
 
 from engine import wording
 from engine.detect import EXTENSION_FORMATS
+from engine.names import shown_name
 from ui import texts
 
 READ, REVIEW, UNREADABLE = "read", "review", "unreadable"
@@ -88,7 +89,7 @@ def detail_html(entry: dict) -> str:
     """Everything about one document for the box under the table: reason, next step, structure."""
     e = html.escape
     status = status_of(entry)
-    parts = [f"<b>{e(entry.get('filename', ''))}</b> — {e(format_label(entry))} · "
+    parts = [f"<b>{e(shown_name(entry.get('filename', '')))}</b> — {e(format_label(entry))} · "
              f"<span style='color:{STATUS_COLOR[status]}'>{e(STATUS_TEXT[status])}</span>"]
     code = entry.get("reason")
     if status == UNREADABLE and code in wording.REASONS:
@@ -185,7 +186,7 @@ class DocumentsModel(QAbstractTableModel):
     def _text(entry: dict, col: int) -> str:
         structure = entry.get("structure") or {}
         if col == FILE:
-            return entry.get("filename", "")
+            return shown_name(entry.get("filename", ""))
         if col == FORMAT:
             return format_label(entry)
         if col == STATUS:

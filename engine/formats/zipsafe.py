@@ -37,6 +37,7 @@ from engine import wording
 from engine.formats.base import ReadFailure
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import Warning
+from engine.names import shown_name
 
 RATIO_MIN_BYTES = 1024 * 1024     # the ratio rule applies to parts at least this large
 CHUNK = 64 * 1024
@@ -57,7 +58,9 @@ def is_xml_part(name: str) -> bool:
 
 
 def rule(code: str, **values) -> Warning:
-    """The warning that names a broken rule."""
+    """The warning that names a broken rule (a name in it with hidden characters escaped)."""
+    if "name" in values:
+        values["name"] = shown_name(values["name"])
     return Warning(code=code, text=wording.warning_text(code, **values))
 
 
