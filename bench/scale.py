@@ -18,8 +18,8 @@ sampled from /proc for the RSS of it and of its parse workers:
 - cold: a first refresh with an empty cache (docs/s, peak RSS of the engine,
   of the largest worker and of all of them together, index and cache size);
 - warm: a new process opens the tenant and lists it (restart to listing), then
-  refreshes (only stats), then search and answer p50/p95 over 50 questions of
-  the corpus's questions.jsonl;
+  refreshes (only stats), then search and answer p50/p95 over 50 (``--questions``)
+  questions of the corpus's questions.jsonl;
 - edit: add one file, refresh; change one file, refresh;
 - soak: ``--minutes`` of random add/change/delete plus queries in one engine
   process: RSS growth per hour and every error;
@@ -290,10 +290,10 @@ def _pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p * (len(ordered) - 1))))] if ordered else 0.0
 
 
-def _questions() -> list[str]:
+def _questions(count: int = QUESTIONS) -> list[str]:
     rows = [json.loads(line) for line in (CORPUS / "questions.jsonl").read_text(encoding="utf-8").splitlines()
             if line.strip()]
-    return [r["question"] for r in random.Random(50).sample(rows, min(QUESTIONS, len(rows)))]
+    return [r["question"] for r in random.Random(50).sample(rows, min(count, len(rows)))]
 
 
 def child(phase: str, spec: dict) -> None:
@@ -332,7 +332,7 @@ def child(phase: str, spec: dict) -> None:
         out.update(refresh_s=round(time.perf_counter() - t, 2), refresh_parsed=report["parsed"])
         from engine.answer import answer
 
-        questions = _questions()
+        questions = _questions(spec["questions"])
         t = time.perf_counter()
         tenant.search(questions[0])
         out["first_search_s"] = round(time.perf_counter() - t, 3)
@@ -443,7 +443,8 @@ def measure(args) -> dict:
     skip = set(filter(None, args.skip.split(",")))
     cache = workdir / f"cache-{args.label}"
     shutil.rmtree(cache, ignore_errors=True)
-    base = {"code": str(code), "folder": str(folder), "cache": str(cache), "workers": args.workers}
+    base = {"code": str(code), "folder": str(folder), "cache": str(cache), "workers": args.workers,
+            "questions": args.questions}
 
     t = time.perf_counter()
     cold, watch, _ = run_child("refresh", base)
@@ -524,6 +525,7 @@ def main() -> int:
     ap.add_argument("--workdir", default=str(Path(tempfile.gettempdir()) / "noda-scale"))
     ap.add_argument("--minutes", type=float, default=120, help="soak length (0: no soak)")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--questions", type=int, default=QUESTIONS, help="questions for search/answer timings")
     ap.add_argument("--code", default=str(ROOT), help="checkout whose engine/ is measured")
     ap.add_argument("--label", default="run")
     ap.add_argument("--skip", default="", help="comma list of: soak, kill")

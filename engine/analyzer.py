@@ -20,7 +20,7 @@ import re
 import threading
 import unicodedata
 from functools import lru_cache
-from typing import Iterator
+from typing import Iterator, Optional
 
 from whoosh.analysis import Token, Tokenizer
 
@@ -28,7 +28,6 @@ from whoosh.analysis import Token, Tokenizer
 CONTENT_TAGS = ("NNG", "NNP", "NNB", "NR", "SL", "SN", "SH", "XR", "VV", "VA", "MAG", "W_")
 
 _WORD = re.compile(r"\S+")
-_LETTER = re.compile(r"[^\W_]")
 _EDGE = re.compile(r"^[\W_]+|[\W_]+$")
 
 _kiwi = None
@@ -90,28 +89,46 @@ def _terms(text: str, tokens) -> tuple[tuple[str, int, int], ...]:
         if not tok.tag.startswith(CONTENT_TAGS):
             continue
         start, end = tok.start, tok.start + tok.len
-        form = _norm(_EDGE.sub("", tok.form) or tok.form)
+        form = _form_term(tok.form)
         out.append((form, start, end))
         if tok.tag == "SN" and "," in form:
             out.append((form.replace(",", ""), start, end))
     seen = {(start, term) for term, start, _ in out}
     for m in _WORD.finditer(text):
-        word = _EDGE.sub("", m.group())
-        if not word:
+        found = _word_term(m.group())
+        if found is None:
             continue
-        start = m.start() + m.group().index(word)
-        end = start + len(word)
-        term = _norm(word)
+        offset, length, term = found
+        start = m.start() + offset
         if (start, term) not in seen:
-            out.append((term, start, end))
+            out.append((term, start, start + length))
     out.sort(key=lambda x: (x[1], -x[2]))
     return tuple(out)
+
+
+# Forms, words and letters repeat all through a folder: each is normalised once (bounded caches).
+@lru_cache(maxsize=65536)
+def _form_term(form: str) -> str:
+    return _norm(_EDGE.sub("", form) or form)
+
+
+@lru_cache(maxsize=65536)
+def _word_term(raw: str) -> Optional[tuple[int, int, str]]:
+    """(offset, length, term) of a whitespace word without its edge punctuation; None if nothing is left."""
+    word = _EDGE.sub("", raw)
+    return (raw.index(word), len(word), _norm(word)) if word else None
+
+
+@lru_cache(maxsize=16384)
+def _letter(char: str) -> Optional[str]:
+    """A letter or digit normalised (NFKC, lower case); None for spaces and punctuation."""
+    return _norm(char) if char.isalnum() else None
 
 
 def bigram_terms(text: str) -> list[tuple[str, int, int]]:
     """(bigram, start, end) over the letters and digits of ``text``, spaces and punctuation
     skipped, so "신청 기간" and OCR's "신청기간" share "신청", "청기", "기간"."""
-    chars = [(_norm(m.group()), m.start()) for m in _LETTER.finditer(text)]
+    chars = [(n, i) for i, c in enumerate(text) for n in (_letter(c),) if n is not None]
     if len(chars) == 1:
         return [(chars[0][0], chars[0][1], chars[0][1] + 1)]
     return [(a + b, i, j + 1) for (a, i), (b, j) in zip(chars, chars[1:])]

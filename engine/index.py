@@ -35,6 +35,7 @@ from whoosh.fields import ID, STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
 from whoosh.query import And, Or, Term
 from whoosh.reading import SegmentReader
+from whoosh.writing import MERGE_SMALL
 
 from engine.analyzer import (BigramTokenizer, KoreanTokenizer, bigram_terms, content_words,
                              korean_terms_many)
@@ -60,6 +61,7 @@ PASSAGE_SPAN = 60        # characters, spaces not counted: about one sentence
 QUESTION_WORDS = frozenset("언제 며칠 얼마 얼마나 몇 누구 누가 어디 무엇 뭐 뭔가 무슨 어떤 어느 어떻게 왜 "
                            "이름 것 수 등 때 중".split())
 QUERY_FIELDS = ("text", "grams", "title")
+WRITER_MB = 64           # Whoosh's posting pool spills to disk past this
 
 
 def make_schema() -> Schema:
@@ -111,7 +113,9 @@ class ChunkIndex:
     def __init__(self, directory: str | Path):
         """Open the index in ``directory``, or create it when missing, broken or outdated."""
         self.directory = private_dir(directory)
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()          # the searcher
+        self._write_lock = threading.RLock()    # the staging writer
+        self._writer = None
         self.rebuilt = False
         self._ix, self._searcher = self._open_or_create()
 
@@ -143,6 +147,7 @@ class ChunkIndex:
 
     def rebuild(self) -> None:
         """Throw the damaged index away and start an empty one (``rebuilt`` becomes True)."""
+        self.cancel()
         with self._lock:
             for thing in (self._searcher, self._ix):
                 try:
@@ -166,29 +171,56 @@ class ChunkIndex:
             raise IndexDamaged(str(self.directory)) from exc
 
     # ---- writing ------------------------------------------------------------
+    def put(self, key: str, rows: list[dict]) -> None:
+        """Stage ``rows`` (see ``index_rows``) in place of whatever is under ``key``, until ``commit``."""
+        with self._write_lock, self._files():
+            writer = self._staging()
+            writer.delete_by_term("key", key)
+            for row in rows:
+                writer.add_document(**row)
+
+    def drop(self, key: str) -> None:
+        """Stage the removal of every chunk under ``key``, until ``commit``."""
+        with self._write_lock, self._files():
+            self._staging().delete_by_term("key", key)
+
+    def commit(self, merge: bool = True) -> None:
+        """Make what was staged searchable (one new segment). ``merge=False`` leaves the segments
+        as they are — a refresh commits many batches and merges once at its end."""
+        with self._write_lock, self._files():
+            writer, self._writer = self._writer, None
+            if writer is None:
+                if not merge or len(self._ix._segments()) < 2:
+                    return
+                writer = self._ix.writer()
+            if merge:   # merged, and no deleted chunk left on disk (see remove_documents)
+                writer.commit(mergetype=_merge_small_without_deleted)
+            else:
+                writer.commit(merge=False)
+            with self._lock:
+                self._reopen_searcher()
+
+    def cancel(self) -> None:
+        """Forget what was staged since the last commit."""
+        with self._write_lock:
+            writer, self._writer = self._writer, None
+            if writer is not None:
+                try:
+                    writer.cancel()
+                except Exception:   # a damaged index: nothing staged is worth keeping anyway
+                    pass
+
     def replace_documents(self, items: list[tuple[str, Document, list[Chunk]]]) -> None:
         """Put each (key, doc, chunks) in place of whatever was under that key; one commit."""
         if not items:
             return
-        # Each distinct text (titles repeat on every chunk) is analysed once, in one Kiwi
-        # batch, and Whoosh gets the terms: it indexes a list of strings as given.
-        texts = list(dict.fromkeys(t for _key, _doc, chunks in items for chunk in chunks
-                                   for t in (chunk.text, _title(chunk))))
-        terms = {text: [term for term, _s, _e in found]
-                 for text, found in zip(texts, korean_terms_many(texts))}
-        fields = [(key, [_fields(key, doc, chunk, terms) for chunk in chunks]) for key, doc, chunks in items]
-        with self._lock, self._files():
-            writer = self._ix.writer()
-            try:
-                for key, chunk_fields in fields:
-                    writer.delete_by_term("key", key)
-                    for one in chunk_fields:
-                        writer.add_document(**one)
-            except BaseException:
-                writer.cancel()
-                raise
-            writer.commit()
-            self._reopen_searcher()
+        try:
+            for key, rows in index_rows(items):
+                self.put(key, rows)
+        except BaseException:
+            self.cancel()
+            raise
+        self.commit()
 
     def remove_documents(self, keys: list[str]) -> None:
         """Drop every chunk of these keys (one commit). Whoosh only marks a deleted document, its
@@ -196,12 +228,14 @@ class ChunkIndex:
         it (``_without_deleted``), so a removed file or one the ACL now hides leaves no trace."""
         if not keys:
             return
-        with self._lock, self._files():
-            writer = self._ix.writer()
-            for key in keys:
-                writer.delete_by_term("key", key)
-            writer.commit(mergetype=_without_deleted)
-            self._reopen_searcher()
+        for key in keys:
+            self.drop(key)
+        self.commit()
+
+    def _staging(self):
+        if self._writer is None:
+            self._writer = self._ix.writer(limitmb=WRITER_MB)
+        return self._writer
 
     # ---- reading ------------------------------------------------------------
     def keys(self) -> dict[str, str]:
@@ -284,6 +318,7 @@ class ChunkIndex:
         return Or(query) if query else None
 
     def close(self) -> None:
+        self.cancel()
         with self._lock:
             self._searcher.close()
             self._ix.close()
@@ -301,6 +336,11 @@ def _without_deleted(writer, segments):
         else:
             keep.append(segment)
     return keep
+
+
+def _merge_small_without_deleted(writer, segments):
+    """Whoosh's MERGE_SMALL, then ``_without_deleted`` on the segments it kept."""
+    return _without_deleted(writer, MERGE_SMALL(writer, segments))
 
 
 def passage_score(text: str, weights: dict[str, float], span: int = PASSAGE_SPAN) -> float:
@@ -346,6 +386,20 @@ def _squash(text: str) -> str:
 
 def _title(chunk: Chunk) -> str:
     return " ".join(chunk.path + chunk.outline)
+
+
+def index_rows(items: list[tuple[str, Document, list[Chunk]]]) -> list[tuple[str, list[dict]]]:
+    """(key, Whoosh fields of each chunk) for each (key, doc, chunks): what ``ChunkIndex.put`` takes.
+
+    Each distinct text (titles repeat on every chunk) is analysed once, in one Kiwi batch;
+    Whoosh gets the terms, as it indexes a list of strings as given. Parse workers call this
+    (engine/refresh.py), so the process that writes the index needs no Kiwi of its own.
+    """
+    texts = list(dict.fromkeys(t for _key, _doc, chunks in items for chunk in chunks
+                               for t in (chunk.text, _title(chunk))))
+    terms = {text: [term for term, _s, _e in found]
+             for text, found in zip(texts, korean_terms_many(texts))}
+    return [(key, [_fields(key, doc, chunk, terms) for chunk in chunks]) for key, doc, chunks in items]
 
 
 def _fields(key: str, doc: Document, chunk: Chunk, terms: dict[str, list[str]]) -> dict:

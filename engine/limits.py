@@ -16,6 +16,8 @@ class Limits:
     max_pdf_pages: int = 5000
     max_xlsx_cells: int = 200_000                 # a cell costs ~2.4 KB while read (2M cells: 4.9 GB)
     max_rss_bytes: int = 500 * MB                 # peak memory of the process reading one file
+    max_ocr_pages: int = 50                       # scanned pages read by OCR per document …
+    max_ocr_seconds: float = 240.0                # … and OCR time per document; the rest is named in a warning
 
     @property
     def xml_tree_bytes(self) -> int:

@@ -8,7 +8,7 @@ back an equal Document (lossless round trip).
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Optional
 
 from engine import jsonout
@@ -152,7 +152,7 @@ class Document:
 
     # ---- JSON --------------------------------------------------------
     def to_dict(self) -> dict:
-        d = asdict(self)
+        d = _plain(self)
         order = ["doc_id", "schema_version", "source", "access", "blocks", "tables",
                  "structure", "warnings", "metrics", "acl"]
         return {k: d[k] for k in order}
@@ -183,6 +183,25 @@ class Document:
     @classmethod
     def from_json(cls, text: str) -> "Document":
         return cls.from_dict(json.loads(text))
+
+
+def _plain(value: Any) -> Any:
+    """``dataclasses.asdict`` without its deep copy of every leaf (a third of a worker's time on
+    large documents): dataclasses become dicts, lists, tuples and dicts are walked, and the
+    leaves, all immutable here (str, int, float, bool, None), are kept as they are."""
+    names = _FIELD_NAMES.get(type(value))
+    if names is None and hasattr(type(value), "__dataclass_fields__"):
+        names = _FIELD_NAMES[type(value)] = tuple(f.name for f in fields(value))
+    if names is not None:
+        return {name: _plain(getattr(value, name)) for name in names}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def _build(kind, data: dict):

@@ -15,6 +15,7 @@ a time in a process (Leptonica is not thread-safe).
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import glob
 import math
@@ -49,6 +50,34 @@ SYSTEM_TESSDATA = ("/usr/share/tesseract-ocr/*/tessdata", "/usr/share/tessdata",
 _FLAGS = pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 # Tesseract (Leptonica) refuses to run in two threads at once; the window parses in a pool.
 _LOCK = threading.Lock()
+_TEXT_PASS: list["TextPass"] = []     # the text pass a parse worker is in, if any
+
+
+@dataclass
+class TextPass:
+    """A read without OCR (see ``text_pass``); ``needed`` tells whether some page wanted it."""
+    needed: bool = False
+
+
+@contextlib.contextmanager
+def text_pass():
+    """Within this block readers do no OCR: where a page or picture would need it they note it
+    (``defer``) instead. A refresh reads every file this way first, so text search is ready
+    soon, and reads the files that needed OCR again after all the others (engine/refresh.py)."""
+    current = TextPass()
+    _TEXT_PASS.append(current)
+    try:
+        yield current
+    finally:
+        _TEXT_PASS.remove(current)
+
+
+def defer() -> bool:
+    """For a reader about to OCR: True (and noted) when this read is a text pass and must not."""
+    if _TEXT_PASS:
+        _TEXT_PASS[-1].needed = True
+        return True
+    return False
 
 
 def find_tessdata(language: Optional[str] = None) -> Optional[str]:

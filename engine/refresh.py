@@ -6,29 +6,36 @@ worker — even a segfault or ``os._exit`` — costs only that file: it gets a
 TIMEOUT or CORRUPT Document, the worker is replaced, the rest goes on.
 
 A worker stores what it read in the parse cache itself, so the work is kept
-even when the app is killed before it hears back. Each file is read under the
-memory limit (engine/memguard.py): a worker that passes it ends, and the file
-becomes TOO_LARGE.
+even when the app is killed before it hears back. It also chunks and analyses
+what it read (``refresh_job``: Kiwi runs in the workers, one instance each) and
+sends back only the state summary and the index rows of each Document, so the
+process that writes the index does no analysis and loads no Kiwi. Each file is
+read under the memory limit (engine/memguard.py), counted on top of what the
+worker's Kiwi holds: a worker that passes it ends, and the file becomes TOO_LARGE.
 """
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import hashlib
 import importlib
 import multiprocessing
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Callable, Optional
 
 import pebble
 
-from engine import memguard, wording
+from engine import memguard, ocr, wording
 from engine.cache import ParseCache
+from engine.chunking import chunk_document
 from engine.limits import Limits
 from engine.model import Document, Warning
 from engine.parse import parse_bytes, parse_path, unreadable
 
 
 FILE_TIMEOUT_S = 60.0   # seconds one file may take once its worker starts on it
+
+STRUCTURE_FIELDS = ("title", "doc_number", "issued_date", "issuer", "recipient", "recipients", "attachments")
 
 
 @dataclass
@@ -41,17 +48,74 @@ class Outcome:
     detail: str = ""
 
 
-def parse_job(path: str, name: str, limits: Limits, cache_root: str,
-              generation: str) -> tuple[str, list[Document]]:
-    """Worker side: read one file, parse it, store it in the parse cache; (sha256, Documents)."""
-    with memguard.guard(limits.max_rss_bytes):
+@dataclass
+class Read:
+    """What a worker sends back for one file: its hash, whether the parse cache had it, and per
+    Document its state summary with its index rows (engine.index.index_rows). ``needs_ocr``:
+    a text pass stopped where OCR was needed; nothing was kept, read the file again with OCR."""
+
+    sha256: str
+    cached: bool
+    documents: list[tuple[dict, list[dict]]]
+    needs_ocr: bool = False
+
+
+def refresh_job(path: str, name: str, limits: Limits, cache_root: str, generation: str,
+                with_ocr: bool = True) -> Read:
+    """Worker side: the file's Documents from the parse cache, or parsed (and cached); then
+    chunked and analysed for the index. Without ``with_ocr`` a file that needs OCR is only
+    reported as such (``Read.needs_ocr``)."""
+    from engine.index import index_rows
+
+    with memguard.guard(limits.max_rss_bytes + _analyser_bytes):
         with open(path, "rb") as fh:
             data = fh.read()
         sha = hashlib.sha256(data).hexdigest()
-        docs = parse_bytes(data, name, limits=limits)
+        cache = ParseCache(cache_root, generation, prune=False)
+        docs = cache.get(sha, name)
+        cached = docs is not None
+        if docs is None:
+            with contextlib.nullcontext(None) if with_ocr else ocr.text_pass() as text_only:
+                docs = parse_bytes(data, name, limits=limits)
+            if text_only is not None and text_only.needed:
+                return Read(sha, False, [], needs_ocr=True)
+            cache.put(sha, name, docs)
         del data
-        ParseCache(cache_root, generation, prune=False).put(sha, name, docs)
-    return sha, docs
+        read = Read(sha, cached, documents_read(docs, index_rows))
+    return read
+
+
+def documents_read(docs: list[Document], index_rows: Callable) -> list[tuple[dict, list[dict]]]:
+    """(summary, index rows) of each Document."""
+    chunked = [(doc, chunk_document(doc)) for doc in docs]
+    rows = index_rows([(doc.source.filename, doc, chunks) for doc, chunks in chunked])
+    return [(summary(doc, len(chunks)), doc_rows) for (doc, chunks), (_key, doc_rows) in zip(chunked, rows)]
+
+
+_analyser_bytes = 0    # what loading Kiwi added to this worker's memory (start_worker)
+
+
+def start_worker() -> None:
+    """A refresh worker's start: imports and Kiwi loaded before its first file's time limit runs;
+    the memory Kiwi takes is added to the limit each file is read under."""
+    global _analyser_bytes
+    from engine.analyzer import korean_terms_many
+
+    before = memguard.rss_bytes() or 0
+    korean_terms_many(["준비"])
+    _analyser_bytes = max(0, (memguard.rss_bytes() or 0) - before)
+
+
+def summary(doc: Document, chunks: int) -> dict:
+    """What the tenant state keeps about one Document: enough for documents() and search()."""
+    structure = asdict(doc.structure)
+    return {"filename": doc.source.filename, "doc_id": doc.doc_id, "format": doc.source.format,
+            "bytes": doc.source.bytes, "sha256": doc.source.sha256,
+            "readable": doc.access.readable, "reason": doc.access.reason,
+            "reason_text": doc.access.reason_text, "drm_vendor": doc.access.drm_vendor,
+            "structure": {k: structure[k] for k in STRUCTURE_FIELDS},
+            "warnings": [{"code": w.code, "text": w.text} for w in doc.warnings],
+            "chunks": chunks}
 
 
 def read_job(path: str, name: str, limits: Limits) -> list[Document]:
@@ -73,23 +137,24 @@ class WorkerPool:
     """Runs jobs in ``workers`` processes; each job gets ``timeout_s`` seconds once started."""
 
     def __init__(self, workers: int = 2, timeout_s: float = FILE_TIMEOUT_S,
-                 job: Callable[..., Any] = parse_job):
+                 job: Callable[..., Any] = refresh_job, start: Optional[Callable[[], None]] = None):
         self.workers = max(1, workers)
         self.timeout_s = timeout_s
         self.job = job
+        self.start = start
         self._pool: Optional[pebble.ProcessPool] = None
         self._running: dict[concurrent.futures.Future, str] = {}
 
-    def submit(self, key: str, *args) -> None:
-        """Queue ``job(*args)``; its Outcome will carry ``key``."""
+    def submit(self, key: str, *args, timeout_s: Optional[float] = None) -> None:
+        """Queue ``job(*args)`` (``timeout_s`` instead of the pool's); its Outcome will carry ``key``."""
         if self._pool is None:
-            # each new worker imports the job's module before it takes a job, so the
-            # import time of a fresh (or replacement) worker is not charged to a file
-            self._pool = pebble.ProcessPool(max_workers=self.workers,
-                                            initializer=importlib.import_module,
-                                            initargs=(self.job.__module__,),
+            # each new worker imports the job's module (and runs ``start``) before it takes a
+            # job, so the start-up time of a fresh (or replacement) worker is not charged to a file
+            start, start_args = ((self.start, ()) if self.start
+                                 else (importlib.import_module, (self.job.__module__,)))
+            self._pool = pebble.ProcessPool(max_workers=self.workers, initializer=start, initargs=start_args,
                                             context=multiprocessing.get_context("spawn"))
-        future = self._pool.schedule(self.job, args=args, timeout=self.timeout_s)
+        future = self._pool.schedule(self.job, args=args, timeout=timeout_s or self.timeout_s)
         self._running[future] = key
 
     def pending(self) -> int:

@@ -11,8 +11,12 @@ Noda keeps lives under ``<cache_root>``:
 - ``unpacked/``: ZIP members copied out once for the viewer.
 
 ``refresh()`` re-reads only new or changed files (size and mtime first, then
-sha256), in worker processes (engine/refresh.py), and commits the state and the
-indexes in batches, so a refresh that is killed resumes where it stopped.
+sha256), in worker processes (engine/refresh.py) that also analyse what they
+read, and commits the indexes in batches: each batch is one new index segment
+and one line appended to ``state.journal`` (the files it committed), so a
+refresh that is killed resumes where it stopped and no batch rewrites the whole
+state. The end of a refresh merges the index segments and folds the journal
+into ``state.json``.
 ``documents()`` and ``search()`` refresh first when the folder was never read.
 """
 from __future__ import annotations
@@ -26,7 +30,7 @@ import threading
 import time
 import zipfile
 from collections import OrderedDict, deque
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -43,7 +47,8 @@ from engine.model import Document, Structure, Warning
 from engine.names import name_key
 from engine.parse import iter_files, leaves_folder, unreadable
 from engine.private import Removed, private_dir, remove
-from engine.refresh import FILE_TIMEOUT_S, Outcome, WorkerPool, failed_document
+from engine.refresh import (FILE_TIMEOUT_S, Outcome, Read, WorkerPool, failed_document, refresh_job,
+                            start_worker, summary)
 
 APP_NAME = "noda-desktop"
 MAX_LIMIT = 20
@@ -51,11 +56,15 @@ MAX_LIMIT = 20
 # (bench/review_warnings.py): only OCR_TEXT marks documents read less accurately (snippets found as written
 # 0.583 against 1.0, in reading order 0.833 against 1.0); side-by-side layout, split tables, text boxes and
 # pages without text did not (their documents read as well as the rest), so they stay plain warnings.
-# TRUNCATED, CONTENT_LIMIT and FORMULA_NOT_CACHED say outright that text is missing or is not the value shown.
-REVIEW_CODES = frozenset({"OCR_TEXT", "FORMULA_NOT_CACHED", "TRUNCATED", "CONTENT_LIMIT"})
-STRUCTURE_FIELDS = ("title", "doc_number", "issued_date", "issuer", "recipient", "recipients", "attachments")
-BATCH_FILES = 25          # commit state + indexes after this many files …
-BATCH_SECONDS = 2.0       # … or this many seconds, whichever comes first
+# TRUNCATED, CONTENT_LIMIT, FORMULA_NOT_CACHED and OCR_PAGES_SKIPPED say outright that text is missing or is not
+# the value shown.
+REVIEW_CODES = frozenset({"OCR_TEXT", "FORMULA_NOT_CACHED", "TRUNCATED", "CONTENT_LIMIT", "OCR_PAGES_SKIPPED"})
+# A refresh commits a batch after BATCH_CHUNKS chunks or after its interval, which starts at
+# FIRST_BATCH_S (the first rows show soon) and doubles up to BATCH_SECONDS: few, large
+# segments, since Whoosh's cost per segment grows with the distinct terms it holds.
+BATCH_CHUNKS = 20000
+FIRST_BATCH_S = 2.0
+BATCH_SECONDS = 30.0
 INDEX_SLICE = 100         # documents per index write when re-syncing a whole group
 STATE_VERSION = 1
 RECENT_DOCUMENTS = 16     # parsed Documents (and chunks) kept in memory for document()/chunks()
@@ -116,7 +125,8 @@ class Tenant:
         self.cache = ParseCache(self.cache_root / "parse", self.generation)
         key = hashlib.sha256(os.path.normcase(str(self.folder)).encode("utf-8")).hexdigest()[:16]
         self.home = self.cache_root / "tenants" / key
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()          # the state and the index objects, briefly
+        self._write_lock = threading.RLock()    # index writes and state files
         self._refresh_lock = threading.Lock()
         self._recent: OrderedDict[tuple, tuple[Document, list[Chunk]]] = OrderedDict()
         self._indexes: dict[str, ChunkIndex] = {}
@@ -246,7 +256,7 @@ class Tenant:
             self.refresh()
         acl = load_acl(self.folder)
         if acl != self._acl:
-            self._commit(acl, {}, [], {})
+            self._apply(acl, {}, [], final=True)
         return acl
 
     def _visible(self, acl: Acl, principal: Optional[str]) -> list[dict]:
@@ -301,7 +311,7 @@ class Tenant:
     def _heal(self, acl: Acl, group: str) -> None:
         """A group's index turned out damaged: start it empty and refill it from the parse cache."""
         self._restart_index(group)
-        self._commit(acl, {}, [], {})
+        self._apply(acl, {}, [], final=True)
 
     def _restart_index(self, group: str) -> None:
         self._index(group).rebuild()
@@ -310,23 +320,6 @@ class Tenant:
 
     def _notice(self, code: str) -> None:
         self._notices[code] = {"code": code, "text": wording.tenant_text(code)}
-
-    def _commit(self, acl: Acl, entries: dict[str, dict], removed: list[str],
-                fresh: dict[str, tuple[Document, list[Chunk]]]) -> Removed:
-        """Apply new file entries and removals to the state and every group's index; the parse-cache
-        entries and unpacked copies of removed or changed files go too (what was deleted)."""
-        with self._lock:
-            old = self._files
-            files = {k: v for k, v in old.items() if k not in removed}
-            files.update(entries)
-            try:
-                self._sync_indexes(acl, files, fresh)
-            except IndexDamaged as damaged:   # start that index empty; the sync refills it
-                self._restart_index(Path(str(damaged)).name)
-                self._sync_indexes(acl, files, fresh)
-            self._files, self._acl = files, acl
-            self._save_state()
-            return self._drop_superseded(old, files, list(removed) + list(entries))
 
     def _drop_superseded(self, old: dict[str, dict], files: dict[str, dict], touched: list[str]) -> Removed:
         """What the cache kept of the ``touched`` files' old content, once no file uses it any more."""
@@ -367,24 +360,97 @@ class Tenant:
         wanted = name_key(name)
         with self._lock:
             keys = [k for k in self._files if wanted in (name_key(k), name_key(k.rsplit("/", 1)[-1]))]
-            return keys, self._commit(self._acl, {}, keys, {}) if keys else Removed()
+            return keys, self._apply(self._acl, {}, keys, final=True) if keys else Removed()
 
-    def _sync_indexes(self, acl: Acl, files: dict[str, dict],
-                      fresh: dict[str, tuple[Document, list[Chunk]]]) -> None:
-        """Make each group's index hold exactly the documents the group may see."""
+    def _stage(self, acl: Acl, groups: dict, documents: list[tuple[dict, list[dict]]],
+               dropped: set[str]) -> None:
+        """Stage one file's documents (summary, index rows) in every group index that may hold
+        them, and the removal of ``dropped`` names; searchable at the next ``_apply``."""
+        with self._write_lock:
+            for group, admitted in groups.items():
+                try:
+                    index, indexed = self._group_index(group)
+                    for s, rows in documents:
+                        if rows and acl.allow_list(s["filename"]) in admitted:
+                            index.put(s["filename"], rows)
+                            indexed[s["filename"]] = s["doc_id"]
+                        elif s["filename"] in indexed:
+                            dropped.add(s["filename"])
+                    for name in dropped & indexed.keys():
+                        index.drop(name)
+                        indexed.pop(name)
+                except IndexDamaged:   # start it empty: the refresh's final sync refills it from the cache
+                    self._restart_index(group)
+
+    def _apply(self, acl: Acl, entries: dict[str, dict], removed: list[str], final: bool) -> Removed:
+        """Commit what was staged, drop the ``removed`` files and take ``entries`` into the state;
+        the parse-cache entries and unpacked copies of removed or changed files go too (what was
+        deleted is returned).
+
+        A batch commits one segment per index and appends to the journal; ``final`` (the end
+        of a refresh, an ACL change, a file forgotten) merges, checks every index holds exactly
+        what its group may see, and writes ``state.json``.
+        """
+        with self._write_lock:
+            old = self._files
+            gone = {s["filename"] for key in removed for s in self._files.get(key, {"docs": []})["docs"]}
+            for group in acl.groups():
+                try:
+                    index, indexed = self._group_index(group)
+                    for name in gone & indexed.keys():
+                        index.drop(name)
+                        indexed.pop(name)
+                    index.commit(merge=final)
+                except IndexDamaged:   # start it empty: the final sync refills it from the parse cache
+                    self._restart_index(group)
+                    final = True
+            dropped = set(removed)
+            files = {k: v for k, v in self._files.items() if k not in dropped}
+            files.update(entries)
+            if final:
+                try:
+                    self._sync_indexes(acl, files)
+                except IndexDamaged as damaged:   # start that index empty; the sync refills it
+                    self._restart_index(Path(str(damaged)).name)
+                    self._sync_indexes(acl, files)
+            with self._lock:
+                self._files, self._acl = files, acl
+            if final:
+                self._save_state()
+            elif entries or removed:
+                self._journal(entries, removed)
+            return self._drop_superseded(old, files, list(removed) + list(entries))
+
+    def _discard_staged(self) -> None:
+        """Forget index rows staged by a refresh that failed."""
+        with self._write_lock:
+            for index in self._indexes.values():
+                index.cancel()
+            self._indexed.clear()      # read again from the indexes when next needed
+
+    def _group_index(self, group: str) -> tuple[ChunkIndex, dict[str, str]]:
+        with self._lock:
+            index = self._index(group)
+            if group not in self._indexed:
+                self._indexed[group] = index.keys()
+            return index, self._indexed[group]
+
+    def _sync_indexes(self, acl: Acl, files: dict[str, dict]) -> None:
+        """Make each group's index hold exactly the documents the group may see (what is
+        missing comes from the parse cache)."""
         groups = acl.groups()
         index_root = self.home / "index"
         for stale in (index_root.iterdir() if index_root.is_dir() else []):
             if stale.name not in groups:
-                if stale.name in self._indexes:
-                    self._indexes.pop(stale.name).close()
+                with self._lock:
+                    if stale.name in self._indexes:
+                        self._indexes.pop(stale.name).close()
                 self._indexed.pop(stale.name, None)
                 remove(stale)
         searchable = {s["filename"]: (key, s) for key, e in files.items()
                       for s in e["docs"] if s["chunks"]}
         for group, admitted in groups.items():
-            index = self._index(group)
-            indexed = self._indexed.setdefault(group, dict(index.keys()))
+            index, indexed = self._group_index(group)
             expected = {name: s["doc_id"] for name, (_k, s) in searchable.items()
                         if acl.allow_list(name) in admitted}
             gone = [name for name in indexed if name not in expected]
@@ -396,15 +462,12 @@ class Tenant:
             for start in range(0, len(wanted), INDEX_SLICE):
                 items = []
                 for name in wanted[start:start + INDEX_SLICE]:
-                    item = fresh.get(name)
-                    if item is None:
-                        key, summary = searchable[name]
-                        doc = self._cached(files[key], key, name)
-                        item = (doc, chunk_document(doc)) if doc else None
-                        if item:   # re-chunked (e.g. a new chunk budget): the listing counts the new chunks
-                            summary["chunks"] = len(item[1])
-                    if item:
-                        items.append((name, *item))
+                    key, s = searchable[name]
+                    doc = self._cached(files[key], key, name)
+                    if doc:
+                        chunks = chunk_document(doc)
+                        s["chunks"] = len(chunks)   # re-chunked (e.g. a new chunk budget): the listing counts them
+                        items.append((name, doc, chunks))
                 if items:
                     index.replace_documents(items)
                     indexed.update({name: doc.doc_id for name, doc, _c in items})
@@ -446,24 +509,49 @@ class Tenant:
         return target
 
     def _load_state(self) -> bool:
+        """The saved state with the journal of later batches replayed; whether there was any."""
         try:
             state = json.loads((self.home / "state.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return False
+            state = {"version": STATE_VERSION, "files": {}}
         if state.get("version") != STATE_VERSION:
             return False
-        self._files = state.get("files", {})
+        files = state.get("files", {})
+        try:
+            lines = (self.home / "state.journal").read_text(encoding="utf-8").splitlines()
+        except OSError:
+            lines = []
+            if not (self.home / "state.json").is_file():
+                return False
+        for line in lines:
+            try:
+                batch = json.loads(line)
+            except ValueError:     # the last line of a killed write
+                break
+            for key in batch["removed"]:
+                files.pop(key, None)
+            files.update(batch["files"])
+        self._files = files
         return True
+
+    def _journal(self, entries: dict[str, dict], removed: list[str]) -> None:
+        """Append one committed batch to ``state.journal`` (folded into state.json at the end)."""
+        line = json.dumps({"files": entries, "removed": list(removed)}, ensure_ascii=False) + "\n"
+        self.home.mkdir(parents=True, exist_ok=True)
+        with open(self.home / "state.journal", "a", encoding="utf-8") as fh:
+            fh.write(line)
+        self._refreshed = True
 
     def _save_state(self) -> None:
         state = {"version": STATE_VERSION, "folder": str(self.folder), "files": self._files}
         _write_atomic(self.home / "state.json",
                       json.dumps(state, ensure_ascii=False).encode("utf-8"))
+        (self.home / "state.journal").unlink(missing_ok=True)
         self._refreshed = True
 
 
 class _Run:
-    """One refresh: scan, hash, take from cache or parse, commit in batches."""
+    """One refresh: scan, hash, read in the workers (cache or parse, then analyse), commit in batches."""
 
     def __init__(self, tenant: Tenant, say: Callable[[Progress], None],
                  cancel: Optional[threading.Event]):
@@ -476,51 +564,64 @@ class _Run:
         self.done = 0
         self.total = 0
         self.entries: dict[str, dict] = {}
-        self.fresh: dict[str, tuple[Document, list[Chunk]]] = {}
         self.removed: list[str] = []
+        self.staged = 0                     # chunks staged since the last commit
         self.last_commit = time.monotonic()
-        self.waiting: dict[str, list[tuple[str, tuple]]] = {}   # job -> files waiting on its parse
+        self.interval = FIRST_BATCH_S
+        self.waiting: dict[str, list[tuple]] = {}   # job -> files waiting on it (same bytes)
+        self.needs_ocr: deque[tuple[str, list[tuple]]] = deque()   # read again with OCR at the end
+        self.acl: Acl = tenant._acl
+        self.groups: dict = {}
+        self.pool: Optional[WorkerPool] = None
         self.last: Optional[str] = None                          # the file finished last
 
     def go(self) -> dict:
         t = self.t
         self.say(Progress(0, 0, None, "scan"))
-        acl = load_acl(t.folder)
+        self.acl = load_acl(t.folder)
+        self.groups = self.acl.groups()
         found = self._scan()
         self.removed = sorted(k for k in self.old if k not in found)
         self.report["removed"] = list(self.removed)
         todo = deque(k for k, stat in found.items() if not self._current(k, stat))
         self.total = len(todo)
         self.report["unchanged"] = len(found) - self.total
-        pool = WorkerPool(t.workers, t.timeout_s)
+        self.pool = WorkerPool(min(t.workers, max(1, self.total)), t.timeout_s, job=refresh_job, start=start_worker)
         try:
-            self._work(todo, found, pool, acl)
+            self._work(todo, found)
         except BaseException:     # Ctrl+C, a failing callback: stop the workers at once
-            pool.close(cancel=True)
+            self.pool.close(cancel=True)
+            t._discard_staged()
             raise
-        pool.close(cancel=self.report["cancelled"])
+        self.pool.close(cancel=self.report["cancelled"])
         self.say(Progress(self.done, self.total, None, "index"))
-        self._commit(acl)
+        self._commit(final=True)
         self.say(Progress(self.done, self.total, None,
                           "cancelled" if self.report["cancelled"] else "done"))
         return self.report
 
-    def _work(self, todo: deque, found: dict, pool: WorkerPool, acl: Acl) -> None:
+    def _work(self, todo: deque, found: dict) -> None:
         """Feed the pool (a few jobs ahead, never the whole queue) and commit in batches."""
+        pool = self.pool
         inflight = 2 * pool.workers
-        while todo or pool.pending():
+        while todo or pool.pending() or self.needs_ocr:
             if self.cancel is not None and self.cancel.is_set():
                 self.report["cancelled"] = True
                 return
-            room = bool(todo) and pool.pending() < inflight
-            if room:
+            room = pool.pending() < inflight and bool(todo or self.needs_ocr)
+            if room and todo:
                 key = todo.popleft()
-                self._start(key, found[key], pool)
+                self._start(key, found[key])
+            elif room and not pool.pending():   # every text document is in: now the OCR ones
+                job, waiting = self.needs_ocr.popleft()
+                self.waiting[job] = waiting
+                self._submit(job, waiting[0][0], waiting[0][1], with_ocr=True)
             for outcome in pool.collect(0 if room else 0.2):
                 self._finish_job(outcome)
-            if self.entries and (len(self.entries) >= BATCH_FILES
-                                 or time.monotonic() - self.last_commit >= BATCH_SECONDS):
-                self._commit(acl)
+            if (self.entries or self.removed) and (self.staged >= BATCH_CHUNKS
+                                                   or time.monotonic() - self.last_commit >= self.interval):
+                self._commit()
+                self.interval = min(BATCH_SECONDS, self.interval * 2)
 
     def _scan(self) -> dict[str, tuple[str, int, int]]:
         found = {}
@@ -545,21 +646,22 @@ class _Run:
             return False
         return not entry.get("cached") or self.t.cache.has(entry["sha256"], key)
 
-    def _start(self, key: str, stat: tuple[str, int, int], pool: WorkerPool) -> None:
-        """Hash one file, then keep its entry, take it from the cache, or send it to a worker."""
+    def _start(self, key: str, stat: tuple[str, int, int]) -> None:
+        """Hash one file, then keep its entry or send it to a worker (which takes it from the
+        parse cache or parses it)."""
         path, size, mtime = stat
         t = self.t
         if leaves_folder(path, str(t.folder)):   # listed, never followed
-            self._finish(key, stat, None, [unreadable(key, "unknown", "LINK_OUTSIDE")], False)
+            self._finish(key, stat, None, _unread(unreadable(key, "unknown", "LINK_OUTSIDE")), False)
             return
         if size > t.limits.max_file_bytes:
-            self._finish(key, stat, None, [unreadable(key, "unknown", "TOO_LARGE", size=size)], False)
+            self._finish(key, stat, None, _unread(unreadable(key, "unknown", "TOO_LARGE", size=size)), False)
             return
         try:
             sha = _sha256_file(path)
         except OSError as exc:
             doc = unreadable(key, "unknown", "READ_ERROR", size=size, detail=type(exc).__name__)
-            self._finish(key, stat, None, [doc], False)
+            self._finish(key, stat, None, _unread(doc), False)
             return
         prev = self.old.get(key)
         if (prev and prev["sha256"] == sha and prev["generation"] == t.generation
@@ -568,46 +670,55 @@ class _Run:
             self.report["unchanged"] += 1
             self._step(key)
             return
-        docs = t.cache.get(sha, key)
         job = t.cache.key(sha, key)
-        if docs is not None:
-            self.report["from_cache"] += 1
-            self._finish(key, stat, sha, docs, True)
-        elif job in self.waiting:   # the same bytes are being read under another name
+        if job in self.waiting:   # the same bytes are being read under another name
             self.waiting[job].append((key, stat, sha))
         else:
             self.waiting[job] = [(key, stat, sha)]
-            self.report["parsed"] += 1
-            pool.submit(job, path, key, t.limits, str(t.cache.root), t.generation)
+            self._submit(job, key, stat)
             self.say(Progress(self.done, self.total, self.last, "reading", self._reading()))
 
+    def _submit(self, job: str, key: str, stat: tuple[str, int, int], with_ocr: bool = False) -> None:
+        """A text pass first (``with_ocr`` False: a file that needs OCR comes back to wait for the
+        end of the refresh); with OCR the job may take the document's OCR time on top."""
+        t = self.t
+        timeout = t.timeout_s + t.limits.max_ocr_seconds if with_ocr else t.timeout_s
+        self.pool.submit(job, stat[0], key, t.limits, str(t.cache.root), t.generation, with_ocr,
+                         timeout_s=timeout)
+
     def _finish_job(self, outcome: Outcome) -> None:
-        for i, (key, stat, sha) in enumerate(self.waiting.pop(outcome.key, [])):
-            if outcome.failure is not None:
-                doc = failed_document(outcome, key, stat[1], sha)
-                self._finish(key, stat, sha, [doc], False)
-            elif i == 0:
-                sha, docs = outcome.value
-                self._finish(key, stat, sha, docs, True)
-            else:   # the worker's result, renamed for this file by the cache
-                self.report["from_cache"] += 1
-                self._finish(key, stat, sha, self.t.cache.get(outcome.value[0], key) or [], True)
+        waiting = self.waiting.pop(outcome.key, [])
+        if not waiting:
+            return
+        if outcome.failure is not None:
+            for key, stat, sha in waiting:
+                self._finish(key, stat, sha, _unread(failed_document(outcome, key, stat[1], sha)), False)
+            return
+        (key, stat, _sha), rest = waiting[0], waiting[1:]
+        read: Read = outcome.value
+        if read.needs_ocr:
+            self.needs_ocr.append((outcome.key, waiting))
+            return
+        self.report["from_cache" if read.cached else "parsed"] += 1
+        self._finish(key, stat, read.sha256, read.documents, True)
+        if rest:   # the others now find these bytes in the parse cache, renamed for them
+            self.waiting[outcome.key] = rest
+            self._submit(outcome.key, rest[0][0], rest[0][1], with_ocr=True)
 
     def _finish(self, key: str, stat: tuple[str, int, int], sha: Optional[str],
-                docs: list[Document], cached: bool) -> None:
+                documents: list[tuple[dict, list[dict]]], cached: bool) -> None:
         prev = self.old.get(key)
         if prev is None:
             self.report["added"].append(key)
         elif prev["sha256"] != sha:
             self.report["changed"].append(key)
-        summaries = []
-        for doc in docs:
-            chunks = chunk_document(doc)
-            self.fresh[doc.source.filename] = (doc, chunks)
-            summaries.append(_summary(doc, len(chunks)))
+        names = {s["filename"] for s, _rows in documents}
+        dropped = {s["filename"] for s in prev["docs"]} - names if prev else set()
+        self.t._stage(self.acl, self.groups, documents, dropped)
+        self.staged += sum(len(rows) for _s, rows in documents)
         self.entries[key] = {"size": stat[1], "mtime_ns": stat[2], "sha256": sha,
                              "generation": self.t.generation, "cached": cached,
-                             "docs": summaries}
+                             "docs": [s for s, _rows in documents]}
         self._step(key)
 
     def _step(self, key: str) -> None:
@@ -619,9 +730,9 @@ class _Run:
         """The files with a worker now, in the order they were handed out."""
         return tuple(files[0][0] for files in self.waiting.values())
 
-    def _commit(self, acl: Acl) -> None:
-        self.t._commit(acl, self.entries, self.removed, self.fresh)
-        self.entries, self.fresh, self.removed = {}, {}, []
+    def _commit(self, final: bool = False) -> None:
+        self.t._apply(self.acl, self.entries, self.removed, final)
+        self.entries, self.removed, self.staged = {}, [], 0
         self.last_commit = time.monotonic()
 
 
@@ -655,16 +766,9 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def _summary(doc: Document, chunks: int) -> dict:
-    """What the state keeps about one Document: enough for documents() and search()."""
-    structure = asdict(doc.structure)
-    return {"filename": doc.source.filename, "doc_id": doc.doc_id, "format": doc.source.format,
-            "bytes": doc.source.bytes, "sha256": doc.source.sha256,
-            "readable": doc.access.readable, "reason": doc.access.reason,
-            "reason_text": doc.access.reason_text, "drm_vendor": doc.access.drm_vendor,
-            "structure": {k: structure[k] for k in STRUCTURE_FIELDS},
-            "warnings": [{"code": w.code, "text": w.text} for w in doc.warnings],
-            "chunks": chunks}
+def _unread(doc: Document) -> list[tuple[dict, list[dict]]]:
+    """A Document that could not be read, as a worker's result: its summary, no index rows."""
+    return [(summary(doc, 0), [])]
 
 
 def _listing(s: dict) -> dict:

@@ -6,7 +6,7 @@ import time
 
 from engine.cache import ParseCache
 from engine.limits import DEFAULT_LIMITS
-from engine.refresh import Outcome, WorkerPool, failed_document, parse_job
+from engine.refresh import Outcome, WorkerPool, failed_document, refresh_job
 
 
 def misbehave(kind: str) -> str:
@@ -66,10 +66,28 @@ def test_failed_jobs_become_documents_with_a_reason():
     assert crashed.access.reason == "CORRUPT" and "exit -11" in crashed.warnings[0].text
 
 
-def test_parse_job_stores_its_result_in_the_cache(tmp_path):
+def test_refresh_job_stores_its_result_in_the_cache_and_takes_it_from_there_next_time(tmp_path):
     path = tmp_path / "빈파일.hwpx"
     path.write_bytes(b"")
     empty_sha = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-    sha, docs = parse_job(str(path), "붙임/빈파일.hwpx", DEFAULT_LIMITS, str(tmp_path / "c"), "g1")
-    assert sha == empty_sha and docs[0].access.reason == "EMPTY"
-    assert ParseCache(tmp_path / "c", "g1").get(sha, "붙임/빈파일.hwpx") == docs
+    read = refresh_job(str(path), "붙임/빈파일.hwpx", DEFAULT_LIMITS, str(tmp_path / "c"), "g1")
+    [(summary, rows)] = read.documents
+    assert read.sha256 == empty_sha and not read.cached
+    assert summary["reason"] == "EMPTY" and summary["chunks"] == 0 and rows == []
+    [doc] = ParseCache(tmp_path / "c", "g1").get(read.sha256, "붙임/빈파일.hwpx")
+    assert doc.access.reason == "EMPTY"
+    again = refresh_job(str(path), "다른이름.hwpx", DEFAULT_LIMITS, str(tmp_path / "c"), "g1")
+    assert again.cached and again.documents[0][0]["filename"] == "다른이름.hwpx"
+
+
+def test_refresh_job_sends_back_index_rows_with_the_analysed_terms(tmp_path):
+    from docx import Document as Docx
+
+    path = tmp_path / "공고.docx"
+    docx = Docx()
+    docx.add_paragraph("학교에서 코끼리 사육 예산을 심의했다.")
+    docx.save(path)
+    read = refresh_job(str(path), "공고.docx", DEFAULT_LIMITS, str(tmp_path / "c"), "g1")
+    [(summary, rows)] = read.documents
+    assert summary["readable"] and summary["chunks"] == len(rows) == 1
+    assert {"학교", "학교에서", "코끼리"} <= set(rows[0]["text"]) and "끼리" in rows[0]["grams"]

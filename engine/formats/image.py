@@ -28,7 +28,7 @@ def _read(data: bytes, doc: DocumentBuilder) -> None:
         pdf = picture_pdf(data, picture.width, picture.height)
     except Exception:
         raise ReadFailure("CORRUPT") from None
-    if not ocr.ocr_available():
+    if not ocr.ocr_available() or ocr.defer():
         raise ReadFailure("NO_TEXT")
     found = ocr.OcrSession().read_page(pdf[0])
     if not found:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
@@ -284,7 +285,9 @@ def _chars(items: list) -> int:
 # ---- OCR ------------------------------------------------------------------
 
 def _ocr_pictures(pdf: pymupdf.Document, pages: list[list], doc: DocumentBuilder) -> None:
-    """Replace the content of scanned pages with OCR text (all pages when the PDF has no text)."""
+    """Replace the content of scanned pages with OCR text (all pages when the PDF has no text),
+    up to ``max_ocr_pages`` pages and ``max_ocr_seconds`` per document; the pages left out are
+    named in an OCR_PAGES_SKIPPED warning."""
     no_text = not any(pages)
     wanted = [n for n, items in enumerate(pages)
               if no_text or (_chars(items) < ALMOST_NO_TEXT and _picture_share(pdf[n]) >= LARGE_PICTURE)]
@@ -294,13 +297,22 @@ def _ocr_pictures(pdf: pymupdf.Document, pages: list[list], doc: DocumentBuilder
         if not no_text:  # the caller reports NO_TEXT for a PDF with no text at all
             doc.warn("NO_OCR")
         return
+    if ocr.defer():
+        return
     session = ocr.OcrSession()
-    for n in wanted:
+    started = time.monotonic()
+    skipped = wanted[doc.limits.max_ocr_pages:]
+    for i, n in enumerate(wanted[:doc.limits.max_ocr_pages]):
+        if time.monotonic() - started > doc.limits.max_ocr_seconds:
+            skipped = wanted[i:]
+            break
         found = [Paragraph(t.text, t.bbox, extractor="ocr") for t in session.read_page(pdf[n])]
         if found or no_text:
             pages[n] = found
         if found:
             doc.warn("OCR_TEXT")
+    if skipped:
+        doc.warn("OCR_PAGES_SKIPPED", pages=page_ranges([n + 1 for n in skipped]))
 
 
 def _has_marks(page: pymupdf.Page) -> bool:
