@@ -116,6 +116,7 @@ class ChunkIndex:
         self._lock = threading.RLock()          # the searcher
         self._write_lock = threading.RLock()    # the staging writer
         self._writer = None
+        self._unmerged = False                  # segments committed with merge=False since
         self.rebuilt = False
         self._ix, self._searcher = self._open_or_create()
 
@@ -190,13 +191,14 @@ class ChunkIndex:
         with self._write_lock, self._files():
             writer, self._writer = self._writer, None
             if writer is None:
-                if not merge or len(self._ix._segments()) < 2:
+                if not (merge and self._unmerged):
                     return
                 writer = self._ix.writer()
             if merge:   # merged, and no deleted chunk left on disk (see remove_documents)
                 writer.commit(mergetype=_merge_small_without_deleted)
             else:
                 writer.commit(merge=False)
+            self._unmerged = not merge
             with self._lock:
                 self._reopen_searcher()
 
@@ -241,13 +243,15 @@ class ChunkIndex:
     def keys(self) -> dict[str, str]:
         """key -> doc_id for every document that has chunks in the index."""
         with self._lock, self._files():
-            s = self._searcher
             out = {}
-            for raw in s.lexicon("key"):
-                key = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-                docnum = s.document_number(key=key)
-                if docnum is not None:
-                    out[key] = s.stored_fields(docnum)["doc_id"]
+            for reader, _offset in self._searcher.reader().leaf_readers():   # segment by segment
+                for raw in reader.lexicon("key"):
+                    key = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+                    if key in out:
+                        continue
+                    live = reader.postings("key", key)     # deleted chunks left out
+                    if live.is_active():
+                        out[key] = reader.stored_fields(live.id())["doc_id"]
             return out
 
     def chunk_count(self) -> int:

@@ -172,12 +172,20 @@ class Tenant:
         return self._refreshed
 
     # ---- listing and search ---------------------------------------------
-    def documents(self, principal: Optional[str] = None) -> dict:
-        """The seed's /documents answer for what ``principal`` may see."""
+    def documents(self, principal: Optional[str] = None, start: int = 0,
+                  count: Optional[int] = None) -> dict:
+        """The seed's /documents answer for what ``principal`` may see.
+
+        ``start``/``count`` give one page of the rows (in file name order) with the totals of
+        all of them, so a caller can stream a large folder's listing in pieces; ``total`` is
+        the number of rows in all pages.
+        """
         acl = self._ready()
-        rows = [_listing(s) for s in self._visible(acl, principal)]
+        visible = self._visible(acl, principal)
+        rows = [_listing(s) for s in visible]
         unreadable_n = sum(1 for r in rows if not r["readable"])
         needs_review = unreadable_n + sum(1 for r in rows if r["review"])
+        end = len(rows) if count is None else max(0, start) + max(0, count)
         return {
             "tenant": self.folder.name,
             "readable": len(rows) - unreadable_n,
@@ -186,7 +194,8 @@ class Tenant:
             "document_ready_rate": round((len(rows) - needs_review) / len(rows), 3) if rows else None,
             "chunks": sum(r["chunks"] for r in rows),
             "warnings": _acl_warnings(acl) + self.take_notices(),
-            "documents": rows,
+            "total": len(rows),
+            "documents": rows[max(0, start):end],
         }
 
     def search(self, query: str, limit: int = 10, principal: Optional[str] = None) -> dict:
@@ -407,15 +416,17 @@ class Tenant:
             dropped = set(removed)
             files = {k: v for k, v in self._files.items() if k not in dropped}
             files.update(entries)
+            synced = False
             if final:
                 try:
-                    self._sync_indexes(acl, files)
+                    synced = self._sync_indexes(acl, files)
                 except IndexDamaged as damaged:   # start that index empty; the sync refills it
                     self._restart_index(Path(str(damaged)).name)
-                    self._sync_indexes(acl, files)
+                    synced = self._sync_indexes(acl, files) or True
+            changed = bool(entries or removed or synced) or acl != self._acl
             with self._lock:
                 self._files, self._acl = files, acl
-            if final:
+            if final and (changed or not self._refreshed or (self.home / "state.journal").exists()):
                 self._save_state()
             elif entries or removed:
                 self._journal(entries, removed)
@@ -435,9 +446,10 @@ class Tenant:
                 self._indexed[group] = index.keys()
             return index, self._indexed[group]
 
-    def _sync_indexes(self, acl: Acl, files: dict[str, dict]) -> None:
+    def _sync_indexes(self, acl: Acl, files: dict[str, dict]) -> bool:
         """Make each group's index hold exactly the documents the group may see (what is
-        missing comes from the parse cache)."""
+        missing comes from the parse cache); whether anything had to change."""
+        changed = False
         groups = acl.groups()
         index_root = self.home / "index"
         for stale in (index_root.iterdir() if index_root.is_dir() else []):
@@ -447,6 +459,7 @@ class Tenant:
                         self._indexes.pop(stale.name).close()
                 self._indexed.pop(stale.name, None)
                 remove(stale)
+                changed = True
         searchable = {s["filename"]: (key, s) for key, e in files.items()
                       for s in e["docs"] if s["chunks"]}
         for group, admitted in groups.items():
@@ -459,6 +472,7 @@ class Tenant:
                 for name in gone:
                     indexed.pop(name)
             wanted = [name for name, doc_id in expected.items() if indexed.get(name) != doc_id]
+            changed = changed or bool(gone or wanted)
             for start in range(0, len(wanted), INDEX_SLICE):
                 items = []
                 for name in wanted[start:start + INDEX_SLICE]:
@@ -471,6 +485,7 @@ class Tenant:
                 if items:
                     index.replace_documents(items)
                     indexed.update({name: doc.doc_id for name, doc, _c in items})
+        return changed
 
     def _cached(self, entry: dict, key: str, filename: str) -> Optional[Document]:
         """The Document ``filename`` among those the parse cache holds for file ``key``.
