@@ -58,6 +58,7 @@ CORPUS = Path(os.environ.get("NODA_SHARED") or "/work/shared") / "corpus"
 QUESTIONS = 50
 ZIP_EVERY = 50            # one slot in this many is a ZIP of ZIP_MEMBERS copies
 ZIP_MEMBERS = 3
+TIMELINE_EVERY = 500     # files: the cold refresh's seconds at each multiple
 PICTURES = (".png", ".jpg", ".jpeg")   # the folder's files that need OCR
 SOAK_FILES = 40           # the soak keeps at most this many files of its own
 WORDS = ("지원 사업 신청 기간 대상 예산 집행 계획 공고 결과 보고 위원회 심의 의결 조례 규칙 시행 부서 "
@@ -312,12 +313,14 @@ def child(phase: str, spec: dict) -> None:
         from engine.analyzer import korean_terms
 
         korean_terms("준비")    # the window's engine process loads Kiwi at its start (ui/engine_host.py)
-        last, text_done = [0.0], [0.0]
+        last, text_done, timeline = [0.0], [0.0], {}
         t = time.perf_counter()
 
         def progress(p) -> None:
             if p.phase == "parse" and p.current and not p.current.lower().endswith(PICTURES):
                 text_done[0] = time.perf_counter() - t
+            if p.phase == "parse" and p.done % TIMELINE_EVERY == 0:
+                timeline[p.done] = round(time.perf_counter() - t)
             if p.phase == "parse" and (time.monotonic() - last[0] > 0.5 or p.done == p.total):
                 last[0] = time.monotonic()
                 _say(done=p.done, total=p.total)
@@ -325,6 +328,7 @@ def child(phase: str, spec: dict) -> None:
         report = tenant.refresh(progress)
         out["refresh_s"] = round(time.perf_counter() - t, 2)
         out["text_done_s"] = round(text_done[0], 2)
+        out["timeline"] = timeline
         listing = tenant.documents()
         out.update(parsed=report["parsed"], from_cache=report["from_cache"], unchanged=report["unchanged"],
                    documents=len(listing["documents"]), readable=listing["readable"],
@@ -458,6 +462,7 @@ def measure(args) -> dict:
     cold, watch, _ = run_child("refresh", base)
     cold_s = time.perf_counter() - t
     out.update(cold_s=round(cold_s, 1), cold_refresh_s=cold["refresh_s"], text_done_s=cold["text_done_s"],
+               cold_seconds_at_files=cold["timeline"],
                documents=cold["documents"],
                readable=cold["readable"], chunks=cold["chunks"], indexed_chunks=cold["indexed_chunks"],
                docs_per_s=round(cold["documents"] / cold["refresh_s"], 2),
