@@ -445,7 +445,9 @@ def private_code(code: Path, workdir: Path, label: str) -> Path:
     return target
 
 
-def measure(args) -> dict:
+def measure(args, target: Path) -> dict:
+    """Every phase in turn; the figures so far are saved to ``target`` after each, and a phase
+    that fails is recorded (``<phase>_failed``) without stopping the others."""
     workdir = Path(args.workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     folder, info = ensure_folder(workdir, args.docs)
@@ -457,7 +459,26 @@ def measure(args) -> dict:
     shutil.rmtree(cache, ignore_errors=True)
     base = {"code": str(code), "folder": str(folder), "cache": str(cache), "workers": args.workers,
             "questions": args.questions}
+    phases = [("cold", cold_phase), ("warm", warm_phase), ("edit", edit_phase)]
+    if "soak" not in skip and args.minutes > 0:
+        phases.append(("soak", soak_phase))
+    if "kill" not in skip:
+        phases.append(("kill", kill_phase))
+    for name, phase in phases:
+        try:
+            phase(args, base, out)
+        except Exception as exc:
+            out[f"{name}_failed"] = f"{type(exc).__name__}: {exc}"
+        target.write_text(json.dumps(out, ensure_ascii=False, indent=1))
+    if not args.keep:
+        shutil.rmtree(cache, ignore_errors=True)
+    shutil.rmtree(code, ignore_errors=True)
+    out["load_after"] = round(os.getloadavg()[0], 2)
+    return out
 
+
+def cold_phase(args, base: dict, out: dict) -> None:
+    cache = Path(base["cache"])
     t = time.perf_counter()
     cold, watch, _ = run_child("refresh", base)
     cold_s = time.perf_counter() - t
@@ -470,7 +491,8 @@ def measure(args) -> dict:
     out.update(index_mb=folder_mb(cache / "tenants"), parse_cache_mb=folder_mb(cache / "parse"),
                load_after_cold=round(os.getloadavg()[0], 2))
 
-    t = time.perf_counter()
+
+def warm_phase(args, base: dict, out: dict) -> None:
     warm, watch, _ = run_child("warm", base)
     out.update(warm_process_to_listing_s=round(warm["restart_to_listing_s"], 3), warm_list_s=warm["list_s"],
                warm_open_s=warm["open_s"], warm_import_s=warm["import_s"],
@@ -480,6 +502,9 @@ def measure(args) -> dict:
                answer_p50_ms=warm["answer_p50_ms"], answer_p95_ms=warm["answer_p95_ms"],
                **watch.figures("warm"))
 
+
+def edit_phase(args, base: dict, out: dict) -> None:
+    folder = Path(base["folder"])
     changed = next(p for p in sorted(folder.rglob("*.docx")))
     original = changed.read_bytes()
     added = folder / "새로 온 문서.docx"
@@ -490,32 +515,28 @@ def measure(args) -> dict:
         added.unlink(missing_ok=True)
         changed.write_bytes(original)
 
-    if "soak" not in skip and args.minutes > 0:
-        result, watch, _ = run_child("soak", {**base, "minutes": args.minutes})
-        out.update(result)
-        out.update(watch.figures("soak"))
-        for key in ("import_s", "open_s"):
-            out.pop(key, None)
 
-    if "kill" not in skip:
-        shutil.rmtree(cache, ignore_errors=True)
-        killed, _w, was_killed = run_child("refresh", base, kill_at=0.5)
-        before = cache_entries(cache)
-        t = time.perf_counter()
-        resumed, _w, _ = run_child("refresh", base)
-        after = cache_entries(cache)
-        rewritten = sum(1 for path, mtime in before.items() if after.get(path) != mtime)
-        out.update(kill_killed=was_killed, kill_at_files=killed.get("killed_at"),
-                   kill_cache_entries=len(before), resume_s=round(time.perf_counter() - t, 1),
-                   resume_parsed=resumed["parsed"], resume_from_cache=resumed["from_cache"],
-                   resume_unchanged=resumed["unchanged"], resume_reparsed_cached=rewritten,
-                   resume_documents=resumed["documents"], resume_chunks_match=resumed["chunks"] == out["chunks"],
-                   resume_index_whole=resumed["indexed_chunks"] == out["indexed_chunks"])
-    if not args.keep:
-        shutil.rmtree(cache, ignore_errors=True)
-    shutil.rmtree(code, ignore_errors=True)
-    out["load_after"] = round(os.getloadavg()[0], 2)
-    return out
+def soak_phase(args, base: dict, out: dict) -> None:
+    result, watch, _ = run_child("soak", {**base, "minutes": args.minutes})
+    out.update({k: v for k, v in result.items() if k not in ("import_s", "open_s")})
+    out.update(watch.figures("soak"))
+
+
+def kill_phase(args, base: dict, out: dict) -> None:
+    cache = Path(base["cache"])
+    shutil.rmtree(cache, ignore_errors=True)
+    killed, _w, was_killed = run_child("refresh", base, kill_at=0.5)
+    before = cache_entries(cache)
+    t = time.perf_counter()
+    resumed, _w, _ = run_child("refresh", base)
+    after = cache_entries(cache)
+    rewritten = sum(1 for path, mtime in before.items() if after.get(path) != mtime)
+    out.update(kill_killed=was_killed, kill_at_files=killed.get("killed_at"),
+               kill_cache_entries=len(before), resume_s=round(time.perf_counter() - t, 1),
+               resume_parsed=resumed["parsed"], resume_from_cache=resumed["from_cache"],
+               resume_unchanged=resumed["unchanged"], resume_reparsed_cached=rewritten,
+               resume_documents=resumed["documents"], resume_chunks_match=resumed["chunks"] == out.get("chunks"),
+               resume_index_whole=resumed["indexed_chunks"] == out.get("indexed_chunks"))
 
 
 def show(out: dict, before: dict | None) -> None:
@@ -549,8 +570,8 @@ def main() -> int:
     args = ap.parse_args()
     if Path(args.workdir).resolve().is_relative_to(ROOT):
         ap.error("--workdir must be outside the repository")
-    out = measure(args)
     target = Path(args.json or Path(args.workdir) / f"scale-{args.label}-{args.docs}.json")
+    out = measure(args, target)
     target.write_text(json.dumps(out, ensure_ascii=False, indent=1))
     show(out, json.loads(Path(args.compare).read_text()) if args.compare else None)
     print(f"\nfigures: {target}")

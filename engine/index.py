@@ -319,7 +319,15 @@ class ChunkIndex:
         topic |= {g for t in topic for g in schema["grams"].process_text(t, mode="query")}
         query = [Term(name, t, boost=TOPIC_WEIGHT if name != "title" and t in topic else 1.0)
                  for name in QUERY_FIELDS for t in terms[name]]
-        return Or(query) if query else None
+        if not query:
+            return None
+        # Whoosh picks its matcher by segment size: below 5,000 chunks it scores every posting
+        # into an array, above it walks a tree of unions with block skipping — slower for these
+        # long OR queries (p50 280 against 120 ms on 11,665 chunks) and ranking ties otherwise.
+        # Always the array: the same ranking in a merged 10,000-document index as in a small one.
+        union = Or(query)
+        union.matcher_type = Or.ARRAY_MATCHER
+        return union
 
     def close(self) -> None:
         self.cancel()

@@ -405,10 +405,13 @@ class Tenant:
             gone = {s["filename"] for key in removed for s in self._files.get(key, {"docs": []})["docs"]}
             for group in acl.groups():
                 try:
-                    index, indexed = self._group_index(group)
-                    for name in gone & indexed.keys():
-                        index.drop(name)
-                        indexed.pop(name)
+                    if gone:
+                        index, indexed = self._group_index(group)
+                        for name in gone & indexed.keys():
+                            index.drop(name)
+                            indexed.pop(name)
+                    with self._lock:
+                        index = self._index(group)
                     index.commit(merge=final)
                 except IndexDamaged:   # start it empty: the final sync refills it from the parse cache
                     self._restart_index(group)
@@ -463,9 +466,15 @@ class Tenant:
         searchable = {s["filename"]: (key, s) for key, e in files.items()
                       for s in e["docs"] if s["chunks"]}
         for group, admitted in groups.items():
-            index, indexed = self._group_index(group)
             expected = {name: s["doc_id"] for name, (_k, s) in searchable.items()
                         if acl.allow_list(name) in admitted}
+            with self._lock:
+                index = self._index(group)
+                if group not in self._indexed and index.chunk_count() == sum(
+                        searchable[name][1]["chunks"] for name in expected):
+                    self._indexed[group] = dict(expected)   # as many chunks as the state says: trusted,
+                                                            # instead of reading every key of the index
+            index, indexed = self._group_index(group)
             gone = [name for name in indexed if name not in expected]
             if gone:
                 index.remove_documents(gone)
