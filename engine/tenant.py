@@ -594,6 +594,7 @@ class _Run:
         self.interval = FIRST_BATCH_S
         self.waiting: dict[str, list[tuple]] = {}   # job -> files waiting on it (same bytes)
         self.needs_ocr: deque[tuple[str, list[tuple]]] = deque()   # read again with OCR at the end
+        self.reading_ocr = False
         self.acl: Acl = tenant._acl
         self.groups: dict = {}
         self.pool: Optional[WorkerPool] = None
@@ -632,15 +633,19 @@ class _Run:
             if self.cancel is not None and self.cancel.is_set():
                 self.report["cancelled"] = True
                 return
-            room = pool.pending() < inflight and bool(todo or self.needs_ocr)
-            if room and todo:
+            started = False
+            if todo and pool.pending() < inflight:
                 key = todo.popleft()
                 self._start(key, found[key])
-            elif room and not pool.pending():   # every text document is in: now the OCR ones
+                started = True
+            elif (not todo and self.needs_ocr and pool.pending() < inflight
+                  and (self.reading_ocr or not pool.pending())):   # every text document is in: now OCR
+                self.reading_ocr = True
                 job, waiting = self.needs_ocr.popleft()
                 self.waiting[job] = waiting
                 self._submit(job, waiting[0][0], waiting[0][1], with_ocr=True)
-            for outcome in pool.collect(0 if room else 0.2):
+                started = True
+            for outcome in pool.collect(0 if started else 0.2):
                 self._finish_job(outcome)
             if (self.entries or self.removed) and (self.staged >= BATCH_CHUNKS
                                                    or time.monotonic() - self.last_commit >= self.interval):
