@@ -310,9 +310,10 @@ def child(phase: str, spec: dict) -> None:
     opened = time.perf_counter()
     out: dict = {"import_s": round(imported - started, 3), "open_s": round(opened - imported, 3)}
     if phase == "refresh":
-        from engine.analyzer import korean_terms
+        if spec.get("engine_kiwi"):   # Kiwi in the engine while it reads (the window loads it once quiet)
+            from engine.analyzer import korean_terms
 
-        korean_terms("준비")    # the window's engine process loads Kiwi at its start (ui/engine_host.py)
+            korean_terms("준비")
         last, text_done, timeline = [0.0], [0.0], {}
         t = time.perf_counter()
 
@@ -458,7 +459,7 @@ def measure(args, target: Path) -> dict:
     cache = workdir / f"cache-{args.label}"
     shutil.rmtree(cache, ignore_errors=True)
     base = {"code": str(code), "folder": str(folder), "cache": str(cache), "workers": args.workers,
-            "questions": args.questions}
+            "questions": args.questions, "engine_kiwi": args.engine_kiwi}
     phases = [("cold", cold_phase), ("warm", warm_phase), ("edit", edit_phase)]
     if "soak" not in skip and args.minutes > 0:
         phases.append(("soak", soak_phase))
@@ -564,6 +565,8 @@ def main() -> int:
     ap.add_argument("--code", default=str(ROOT), help="checkout whose engine/ is measured")
     ap.add_argument("--label", default="run")
     ap.add_argument("--skip", default="", help="comma list of: soak, kill")
+    ap.add_argument("--engine-kiwi", action="store_true",
+                    help="load Kiwi in the engine before the cold refresh (as the window did before it waited)")
     ap.add_argument("--json", help="write the figures here (default <workdir>/scale-<label>-<docs>.json)")
     ap.add_argument("--compare", help="a saved JSON to print beside this run (before, after, speed-up)")
     ap.add_argument("--keep", action="store_true", help="keep the cache of the last run")

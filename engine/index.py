@@ -61,7 +61,7 @@ PASSAGE_SPAN = 60        # characters, spaces not counted: about one sentence
 QUESTION_WORDS = frozenset("언제 며칠 얼마 얼마나 몇 누구 누가 어디 무엇 뭐 뭔가 무슨 어떤 어느 어떻게 왜 "
                            "이름 것 수 등 때 중".split())
 QUERY_FIELDS = ("text", "grams", "title")
-WRITER_MB = 64           # Whoosh's posting pool spills to disk past this
+WRITER_MB = 16           # Whoosh's posting pool spills to disk past this (its estimate: ~2x in RSS)
 
 
 def make_schema() -> Schema:
