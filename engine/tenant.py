@@ -564,8 +564,9 @@ class Tenant:
     def _journal(self, entries: dict[str, dict], removed: list[str]) -> None:
         """Append one committed batch to ``state.journal`` (folded into state.json at the end)."""
         line = json.dumps({"files": entries, "removed": list(removed)}, ensure_ascii=False) + "\n"
-        self.home.mkdir(parents=True, exist_ok=True)
-        with open(self.home / "state.journal", "a", encoding="utf-8") as fh:
+        private_dir(self.home)
+        fd = os.open(self.home / "state.journal", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8") as fh:
             fh.write(line)
         self._refreshed = True
 
