@@ -55,55 +55,51 @@ def build(folder: Path, name: str, scale: float) -> Path:
 
 
 def run(checkout: Path, path: Path, timeout: float, cache: Path) -> dict:
-    """Parse ``path`` with the code in ``checkout``; peak RSS (MB), seconds, rows, reasons, JSON validity."""
+    """Parse ``path`` with the code in ``checkout``; peak RSS (MB), seconds, rows, reasons, JSON validity.
+
+    The output goes to a file and is checked by another process: held here, a large output would
+    count in the next fork's peak RSS (a child starts with its parent's resident pages)."""
     env = {**os.environ, "PYTHONPATH": str(checkout), "NODA_CACHE_DIR": str(cache)}
+    output = path.with_name(path.name + ".out")
     started = time.monotonic()
-    proc = subprocess.Popen([sys.executable, "-m", "noda_desktop.cli", "parse", str(path), "--json"],
-                            cwd=str(checkout), env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
-    out = bytearray()
-    timed_out = False
-    deadline = started + timeout
-    os.set_blocking(proc.stdout.fileno(), False)
-    while True:   # os.wait4, not Popen.poll: the rusage of the reaped tree is what we measure
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-        chunk = proc.stdout.read(1 << 16)
-        if chunk:
-            out += chunk
-        if pid:
-            break
-        if time.monotonic() > deadline and not timed_out:
-            os.killpg(proc.pid, signal.SIGKILL)
-            timed_out = True
-        elif not chunk:
+    with open(output, "wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "noda_desktop.cli", "parse", str(path), "--json"],
+                                cwd=str(checkout), env=env, stdout=out, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+        timed_out = False
+        while True:   # os.wait4, not Popen.poll: the rusage of the reaped tree is what we measure
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() - started > timeout and not timed_out:
+                os.killpg(proc.pid, signal.SIGKILL)
+                timed_out = True
             time.sleep(0.05)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    out += proc.stdout.read() or b""
     seconds = time.monotonic() - started
-    text = out.decode("utf-8", "replace")
-    docs, bad_lines = _documents(text)
-    return {"rss_mb": usage.ru_maxrss / 1024, "seconds": seconds, "rows": len(docs),
-            "reasons": Counter(d.get("access", {}).get("reason") or "read" for d in docs),
-            "json_ok": bad_lines == 0 and not timed_out, "bad_lines": bad_lines,
-            "timed_out": timed_out, "exit": proc.returncode}
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    checked = json.loads(subprocess.run([sys.executable, __file__, "--check", str(output)], check=True,
+                                        capture_output=True, text=True).stdout)
+    output.unlink()
+    return {"rss_mb": usage.ru_maxrss / 1024, "seconds": seconds, "rows": checked["rows"],
+            "reasons": Counter(checked["reasons"]), "json_ok": checked["bad_lines"] == 0 and not timed_out,
+            "bad_lines": checked["bad_lines"], "timed_out": timed_out, "exit": proc.returncode}
 
 
-def _documents(text: str) -> tuple[list[dict], int]:
-    """The Documents in a `parse --json` output (one pretty value, or one per line) and the bad lines."""
+def check(output: Path) -> dict:
+    """Rows, reasons and lines that are not JSON in a `parse --json` output (one pretty value, or one per line)."""
+    text = output.read_text(encoding="utf-8", errors="replace")
     try:
-        value = json.loads(text)
-        return [value], 0
+        docs, bad = [json.loads(text)], 0
     except ValueError:
-        pass
-    docs, bad = [], 0
-    for line in text.split("\n"):
-        if not line.strip():
-            continue
-        try:
-            docs.append(json.loads(line))
-        except ValueError:
-            bad += 1
-    return docs, bad
+        docs, bad = [], 0
+        for line in text.split("\n"):
+            if line.strip():
+                try:
+                    docs.append(json.loads(line))
+                except ValueError:
+                    bad += 1
+    reasons = Counter(d.get("access", {}).get("reason") or "read" for d in docs)
+    return {"rows": len(docs), "reasons": dict(reasons), "bad_lines": bad}
 
 
 def describe(r: dict) -> str:
@@ -119,7 +115,11 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--scale", type=float, default=1.0, help="fixture size (1.0: as in issue 14)")
     parser.add_argument("--build", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--check", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.check:
+        print(json.dumps(check(args.check)))
+        return 0
     if args.build:
         for name in args.only:
             FIXTURES[name](args.build / name, args.scale)

@@ -11,7 +11,7 @@ from typing import Optional
 from engine import jsonout, wording
 from engine.names import shown_name
 from engine.chunking import DEFAULT_BUDGET
-from engine.parse import iter_files, parse_path
+from engine.parse import iter_files
 
 
 def _print_json(value, indent=None) -> None:
@@ -110,7 +110,7 @@ def cmd_chunk(args) -> int:
     if not os.path.isfile(args.path):
         print(f"찾을 수 없습니다: {args.path}", file=sys.stderr)
         return 2
-    docs = parse_path(args.path)
+    (docs,) = _parse_each([args.path], {args.path: os.path.basename(args.path)})   # a worker, as parse
     for doc in docs:
         chunks = chunk_document(doc, budget=args.budget)
         if args.json:

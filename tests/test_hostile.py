@@ -187,7 +187,7 @@ def build_hostile_folder(folder: Path) -> Path:
     hostile.stored_zip_with_pdf_first(folder / "묶음.zip")
     hostile.pdf_broken_jbig2(folder / "jbig2.pdf")
     hostile.pdf_nested_arrays(folder / "배열.pdf")
-    hostile.nested_within_limits(folder / "겹겹.zip", members=5, member_bytes=200_000)
+    hostile.nested_within_limits(folder / "겹겹.zip", levels=3, width=2, members=5, member_bytes=200_000)
     hostile.nested_bomb(folder / "42.zip", inner_mb=1)
     (folder / "줄바꿈.docx").write_bytes(docx_bytes("글\u2028자\u0085"))
     return folder
