@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any, Optional, TextIO
 
+WRITE_CHARS = 1 << 16
 _LINE_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"})
 
 
@@ -22,7 +23,13 @@ def dumps(value: Any, indent: Optional[int] = None) -> str:
 
 
 def write(value: Any, out: TextIO, indent: Optional[int] = None) -> None:
-    """Write ``value`` as JSON plus a newline to ``out``, piece by piece."""
+    """Write ``value`` as JSON plus a newline to ``out``, in pieces of about 64 KB."""
+    pieces: list[str] = []
+    size = 0
     for piece in json.JSONEncoder(ensure_ascii=False, indent=indent).iterencode(value):
-        out.write(piece.translate(_LINE_BREAKS))
-    out.write("\n")
+        pieces.append(piece)
+        size += len(piece)
+        if size >= WRITE_CHARS:
+            out.write("".join(pieces).translate(_LINE_BREAKS))
+            pieces, size = [], 0
+    out.write("".join(pieces).translate(_LINE_BREAKS) + "\n")
