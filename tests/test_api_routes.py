@@ -262,6 +262,24 @@ def test_a_watching_registry_reads_a_file_added_since_the_last_question(tmp_path
         registry.close()
 
 
+def test_a_question_asked_while_a_folder_is_first_read_waits_for_the_reading(tmp_path):
+    import threading
+    folder = _folder(tmp_path, "신")
+    for i in range(30):
+        (folder / f"보고_{i:02d}.docx").write_bytes(docx_bytes(f"{i}번 보고서: 사업 추진 현황을 알린다."))
+    registry = Registry([folder], watch=True, open_tenant=lambda f: Tenant(f, cache_root=tmp_path / "c", workers=1))
+    warming = threading.Thread(target=registry.warm)
+    try:
+        warming.start()
+        while not registry.reading("신") and warming.is_alive():
+            pass
+        hits = handle(registry, "search", {"query": "신청기간"})[1]["hits"]   # not "nothing found" from an empty index
+        assert hits and hits[0]["filename"] == "공고.docx"
+    finally:
+        warming.join()
+        registry.close()
+
+
 def test_a_folder_that_is_gone_is_503(tmp_path):
     import shutil
     folder = _folder(tmp_path, "경")

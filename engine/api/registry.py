@@ -158,11 +158,14 @@ class Registry:
             entry.tenant.close()
 
     def _keep_current(self, entry: _Entry, fresh: bool) -> None:
+        # a folder not yet read to the end in this process waits for the reading under way (its index may
+        # still be empty: "nothing found" would be wrong); one read before answers from what is indexed
+        first = entry.signature is None
         now = time.monotonic()
-        if not fresh and now - entry.checked < CHECK_S:
+        if not fresh and not first and now - entry.checked < CHECK_S:
             return
-        if not entry.reading.acquire(blocking=False):
-            return                  # being read by another request: answer from what is indexed
+        if not entry.reading.acquire(blocking=first):
+            return
         try:
             entry.checked = now
             signature = folder_signature(entry.folder)
