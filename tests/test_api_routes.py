@@ -266,7 +266,7 @@ def test_a_question_asked_while_a_folder_is_first_read_waits_for_the_reading(tmp
     import threading
     folder = _folder(tmp_path, "신")
     for i in range(30):
-        (folder / f"보고_{i:02d}.docx").write_bytes(docx_bytes(f"{i}번 보고서: 사업 추진 현황을 알린다."))
+        (folder / f"가_보고_{i:02d}.docx").write_bytes(docx_bytes(f"{i}번 보고서: 사업 추진 현황을 알린다."))   # read before 공고
     registry = Registry([folder], watch=True, open_tenant=lambda f: Tenant(f, cache_root=tmp_path / "c", workers=1))
     warming = threading.Thread(target=registry.warm)
     try:
