@@ -17,15 +17,10 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from noda_desktop import paths
+from noda_desktop.paths import token_path
 
-TOKEN_FILE = "api-token"
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 MIN_KEY_CHARS = 16
-
-
-def token_path() -> Path:
-    return paths.config_dir() / TOKEN_FILE
 
 
 def load_or_create_token(path: Optional[Path] = None) -> str:

@@ -26,12 +26,13 @@ def main(argv=None) -> int:
     multiprocessing.freeze_support()   # the engine and parser processes of a frozen build
     from PySide6.QtWidgets import QApplication
 
+    from noda_desktop.hosted_api import HostedApi
     from ui.main_window import MainWindow
 
     argv = list(sys.argv if argv is None else argv)
     app = QApplication.instance() or QApplication(argv)
     prepare_app(app)
-    window = MainWindow(folders=argv[1:])
+    window = MainWindow(folders=argv[1:], api=HostedApi)
     window.show()
     if os.environ.get("NODA_SMOKE"):  # installer smoke test: report once the event loop runs, then close
         from PySide6.QtCore import QTimer

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from engine.api import Registry
-from noda_desktop.api_access import TOKEN_FILE
+from noda_desktop.paths import TOKEN_FILE
 from noda_desktop.serve import ApiServer, api_app
 
 

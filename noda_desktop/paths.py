@@ -8,6 +8,7 @@ from pathlib import Path
 import platformdirs
 
 APP_NAME = "noda-desktop"
+TOKEN_FILE = "api-token"
 
 
 def resources_dir() -> Path:
@@ -32,3 +33,8 @@ def cache_dir() -> Path:
 
 def config_dir() -> Path:
     return Path(os.environ.get("NODA_CONFIG_DIR") or platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
+def token_path() -> Path:
+    """The user's local API token (noda_desktop/api_access.py)."""
+    return config_dir() / TOKEN_FILE

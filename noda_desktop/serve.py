@@ -21,7 +21,8 @@ from engine.api import Registry
 from engine.api.usage import Usage
 from noda_desktop import paths
 from noda_desktop import settings as settings_store
-from noda_desktop.api_access import MIN_KEY_CHARS, Keys, is_loopback, load_or_create_token, token_path
+from noda_desktop.api_access import MIN_KEY_CHARS, Keys, is_loopback, load_or_create_token
+from noda_desktop.paths import token_path
 
 DEFAULT_PORT = 8756
 STOP_WAIT_S = 10.0

@@ -11,7 +11,6 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QLabel, QSpinBox
 
 from noda_desktop import paths
-from noda_desktop.api_access import token_path
 from ui import texts
 
 PORT_ERRORS = ("OSError", "PermissionError")   # what binding a taken or forbidden port raises in the engine process
@@ -25,7 +24,7 @@ class ApiSettings(QGroupBox):
         self.port = QSpinBox()
         self.port.setRange(1024, 65535)
         self.port.setValue(port)
-        note = QLabel(texts.API_NOTE.format(token=token_path()))
+        note = QLabel(texts.API_NOTE.format(token=paths.token_path()))
         note.setWordWrap(True)
         note.setStyleSheet("color:#666")
         form = QFormLayout(self)
@@ -67,7 +66,7 @@ class ApiSwitch(QObject):
     def _serving(self, port: int) -> None:
         if self.enabled:
             self.label.setText(texts.API_STATUS_ON.format(port=port))
-            self.label.setToolTip(texts.API_STATUS_TIP.format(port=port, token=token_path()))
+            self.label.setToolTip(texts.API_STATUS_TIP.format(port=port, token=paths.token_path()))
             self.label.show()
 
     def _failed(self, exc: BaseException) -> None:

@@ -14,7 +14,8 @@ once, like calibre's worker) and answered over a pipe.
   with ``EngineError`` and the next call starts a new process.
 - ``HostedTenant``: stands for one folder's Tenant in the engine process.
 - ``EngineHost.serve_api`` / ``stop_api``: the local HTTP API served from the
-  engine process over the same Tenants (noda_desktop/hosted_api.py).
+  engine process over the same Tenants, by the class the app gives as ``api``
+  (noda_desktop/hosted_api.py; this module imports nothing of the app layer).
 """
 from __future__ import annotations
 
@@ -52,17 +53,17 @@ def cached_documents(tenant, principal: Optional[str] = None) -> Optional[dict]:
     return tenant.documents(principal) if tenant.read_before else None
 
 
-def host_main(conn, warm_up: bool = True) -> None:
+def host_main(conn, warm_up: bool = True, api_class: Optional[type] = None) -> None:
     """Serve engine calls from ``conn`` until told to stop or the window's process goes away.
 
     The Korean analyser holds the GIL for seconds while it loads, so it loads only when the process is
     quiet (no call in flight for WARM_UP_QUIET_S): at a restart the saved listings and the refreshes that
     find nothing new come first. A call that needs it before then loads it itself.
+    ``api_class(tenant_of)`` serves the local API (``serve_api`` / ``stop_api``); without one, none is served.
     """
     from engine.analyzer import korean_terms
     from engine.api import calls
     from engine.tenant import Tenant
-    from noda_desktop.hosted_api import HostedApi
 
     if hasattr(os, "nice"):
         os.nice(ENGINE_NICENESS)      # the window comes first; parser processes inherit this
@@ -92,8 +93,8 @@ def host_main(conn, warm_up: bool = True) -> None:
                 tenant = tenants[key] = Tenant(folder, **kwargs)
         return tenant
 
-    api = HostedApi(tenant_of)
-    host_calls = {"serve_api": api.serve, "stop_api": api.stop}   # calls with no folder
+    api = api_class(tenant_of) if api_class is not None else None
+    host_calls = {"serve_api": api.serve, "stop_api": api.stop} if api else {}   # calls with no folder
 
     def serve(req: int, folder: Optional[str], kwargs: dict, method: str, args: tuple, kw: dict) -> None:
         with quiet:
@@ -150,7 +151,8 @@ def host_main(conn, warm_up: bool = True) -> None:
         pass                          # the window's process is gone
     for event in list(cancels.values()):
         event.set()
-    api.stop()
+    if api:
+        api.stop()
     pool.shutdown(wait=True)
     for tenant in tenants.values():
         try:
@@ -165,9 +167,11 @@ def host_main(conn, warm_up: bool = True) -> None:
 class EngineHost:
     """One engine process and the calls in flight to it (thread-safe)."""
 
-    def __init__(self, warm_up: bool = True):
-        """``warm_up``: load the Korean analyser as soon as the process starts."""
+    def __init__(self, warm_up: bool = True, api: Optional[type] = None):
+        """``warm_up``: load the Korean analyser as soon as the process starts; ``api``: the class that
+        serves the local HTTP API in the engine process (the app's HostedApi), or None for no API."""
         self.warm_up = warm_up
+        self.api = api
         self._lock = threading.Lock()
         self._send_lock = threading.Lock()
         self._process = None
@@ -221,7 +225,7 @@ class EngineHost:
         return self.call(None, {}, "serve_api", (port, list(folders), tenant_kwargs, str(config_dir)))
 
     def stop_api(self) -> None:
-        if self.running:
+        if self.running and self.api is not None:
             self.call(None, {}, "stop_api")
 
     @property
@@ -233,7 +237,7 @@ class EngineHost:
             return
         context = multiprocessing.get_context("spawn")
         here, there = context.Pipe()
-        process = context.Process(target=host_main, args=(there, self.warm_up), name="noda-engine")
+        process = context.Process(target=host_main, args=(there, self.warm_up, self.api), name="noda-engine")
         process.start()
         there.close()
         self._process, self._conn = process, here

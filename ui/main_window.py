@@ -47,13 +47,14 @@ def app_icon() -> QIcon:
 
 class MainWindow(QMainWindow):
     def __init__(self, folders=(), *, settings: Optional[Settings] = None, host: Optional[EngineHost] = None,
-                 runner=None, persist: bool = True):
-        """``host``: an engine process to share (tests); ``runner``: e.g. SyncRunner; ``persist``: save settings."""
+                 api: Optional[type] = None, runner=None, persist: bool = True):
+        """``host``: an engine process to share (tests); ``api``: what serves the local API in our own engine
+        process (noda_desktop's HostedApi); ``runner``: e.g. SyncRunner; ``persist``: save settings."""
         super().__init__()
         self.settings = settings if settings is not None else settings_store.load()
         self.persist = persist
         self.service = EngineService(cache_root=self.settings.cache_root(), limits=self.settings.parse_limits(),
-                                     runner=runner, host=host, parent=self)
+                                     runner=runner, host=host, api=api, parent=self)
         self.service.principal = self.settings.acl_principal()
         self.watcher = FolderWatcher(self.settings.poll_seconds, parent=self)
         self.api_switch = ApiSwitch(self.service, parent=self)

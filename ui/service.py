@@ -143,8 +143,10 @@ class EngineService(QObject):
     busy_changed = Signal(bool)
 
     def __init__(self, *, cache_root=None, limits=None, workers: int = 2, timeout_s: float = 60.0,
-                 runner=None, host: Optional[EngineHost] = None, parent: Optional[QObject] = None):
-        """Tenants live in the engine process ``host`` (shared, e.g. by tests), or in one of our own."""
+                 runner=None, host: Optional[EngineHost] = None, api: Optional[type] = None,
+                 parent: Optional[QObject] = None):
+        """Tenants live in the engine process ``host`` (shared, e.g. by tests), or in one of our own, which
+        serves the local API with ``api`` (see EngineHost)."""
         super().__init__(parent)
         self.runner = runner or ThreadPoolRunner(parent=self)
         self.cache_root = cache_root
@@ -152,7 +154,7 @@ class EngineService(QObject):
         self.workers = workers
         self.timeout_s = timeout_s
         self._own_host = host is None
-        self.host = host or EngineHost()
+        self.host = host or EngineHost(api=api)
         if self._own_host:
             self.runner.run_task(self.host.start)   # spawn it (and load Kiwi there) before the first folder
         self.tenants: dict[str, TenantState] = {}

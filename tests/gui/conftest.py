@@ -8,6 +8,7 @@ import pytest
 
 from tests.gui.samples import docx_bytes, pdf_bytes
 from noda_desktop.gui import prepare_app
+from noda_desktop.hosted_api import HostedApi
 from ui.collector import GuiCollector
 from ui.engine_host import EngineHost
 
@@ -30,7 +31,7 @@ def prepared_app(qapp):
 @pytest.fixture(scope="session")
 def engine_host():
     """One engine process for the whole session (it loads the Korean analyser once)."""
-    host = EngineHost()
+    host = EngineHost(api=HostedApi)
     yield host
     host.stop()
 

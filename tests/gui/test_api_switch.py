@@ -6,7 +6,7 @@ import socket
 import pytest
 
 from noda_desktop import paths
-from noda_desktop.api_access import TOKEN_FILE
+from noda_desktop.paths import TOKEN_FILE
 from tests.api_client import NodaClient
 from tests.gui.test_window import wait_read
 from ui import texts
