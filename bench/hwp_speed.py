@@ -4,7 +4,7 @@
 
 The floor is what any reader must do: open the OLE container and inflate
 (for 배포용 files: decrypt, then inflate) every section stream, parsing
-nothing. The reader is ``engine.formats.hwp.read`` into a fresh Document;
+nothing. The reader is ``engine.read.formats.hwp.read`` into a fresh Document;
 ``parse_bytes`` adds detection, hashing and the Document's finishing touches.
 Times are CPU seconds of this process (best of the rounds), so other work on
 the machine disturbs them less than wall time would. Then the reader's own
@@ -26,17 +26,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.formats import hwp  # noqa: E402
-from engine.formats.base import DocumentBuilder  # noqa: E402
-from engine.formats.hwp.body import SectionReader  # noqa: E402
-from engine.formats.hwp.container import HwpContainer, inflate  # noqa: E402
-from engine.formats.hwp.distribution import decrypt_section  # noqa: E402
-from engine.formats.hwp.emit import emit_body  # noqa: E402
-from engine.formats.hwp.header import parse_header  # noqa: E402
-from engine.formats.hwp.pages import PageCounter  # noqa: E402
-from engine.formats.hwp.records import RecordStream  # noqa: E402
 from engine.model import Document, Source  # noqa: E402
-from engine.parse import parse_bytes  # noqa: E402
+from engine.read.formats import hwp  # noqa: E402
+from engine.read.formats.base import DocumentBuilder  # noqa: E402
+from engine.read.formats.hwp.body import SectionReader  # noqa: E402
+from engine.read.formats.hwp.container import HwpContainer, inflate  # noqa: E402
+from engine.read.formats.hwp.distribution import decrypt_section  # noqa: E402
+from engine.read.formats.hwp.emit import emit_body  # noqa: E402
+from engine.read.formats.hwp.header import parse_header  # noqa: E402
+from engine.read.formats.hwp.pages import PageCounter  # noqa: E402
+from engine.read.formats.hwp.records import RecordStream  # noqa: E402
+from engine.read.parse import parse_bytes  # noqa: E402
 from tests.corpus import CORPUS  # noqa: E402
 
 BIG = "kwater_디지털플랫폼구축_제안요청서.hwp"
@@ -116,7 +116,7 @@ def steps(files, rounds: int) -> dict[str, float]:
 
 def peak_rss_mb(path: Path) -> float:
     """Peak resident memory (MB) of a fresh interpreter that parses ``path`` once."""
-    code = ("import resource, sys; sys.path.insert(0, %r); from engine.parse import parse_path; "
+    code = ("import resource, sys; sys.path.insert(0, %r); from engine.read.parse import parse_path; "
             "parse_path(%r); print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
             % (str(ROOT), str(path)))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

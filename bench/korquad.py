@@ -6,7 +6,7 @@
 
 setup() reads every article the way the app does: .txt articles (title line,
 blank-line paragraphs) become Documents here, .docx/.pdf go through
-engine.parse; then chunk_document + ChunkIndex, in a temporary directory
+engine.read.parse; then chunk_document + ChunkIndex, in a temporary directory
 (or --adapter-arg index=DIR). search() returns the top 10 chunks (as the
 index ranks them, re-ranking included) with the file name; there is no
 answer extraction here, so the runner scores the top-1 chunk as the answer.
@@ -25,10 +25,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.chunking import DEFAULT_BUDGET, chunk_document  # noqa: E402
-from engine.formats.base import DocumentBuilder  # noqa: E402
 from engine.index import ChunkIndex  # noqa: E402
 from engine.model import Document, Source  # noqa: E402
-from engine.parse import parse_path  # noqa: E402
+from engine.read.formats.base import DocumentBuilder  # noqa: E402
+from engine.read.parse import parse_path  # noqa: E402
 
 _STATE: dict = {}
 

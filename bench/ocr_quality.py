@@ -1,7 +1,7 @@
 """How well does offline OCR read Korean, and how fast?
 
 Known Korean text is rendered to pictures and read back through the picture
-reader (engine.formats.image -> engine.ocr): corpus PDF pages that hold
+reader (engine.read.formats.image -> engine.read.ocr): corpus PDF pages that hold
 ground-truth snippets, and a generated page with a ruled table. Each page is
 rendered at 150 and 300 dpi. Printed per dpi: Hangul syllable recall against
 the page's text layer, the share of snippets found after removing all
@@ -27,8 +27,8 @@ import pymupdf
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine import ocr  # noqa: E402
-from engine.parse import parse_bytes  # noqa: E402
+from engine.read import ocr  # noqa: E402
+from engine.read.parse import parse_bytes  # noqa: E402
 from tests.corpus import CORPUS, squash  # noqa: E402
 
 NANUM = Path("/usr/share/fonts/truetype/nanum/NanumGothic.ttf")
@@ -131,7 +131,7 @@ def main() -> None:
     parser.add_argument("--per-pdf", type=int, default=2, help="corpus pages per PDF")
     parser.add_argument("--language", default=ocr.LANGUAGE)
     parser.add_argument("--long-side", default=str(ocr.LONG_SIDE),
-                        help="comma-separated values of engine.ocr.LONG_SIDE (pixels) to compare")
+                        help="comma-separated values of engine.read.ocr.LONG_SIDE (pixels) to compare")
     args = parser.parse_args()
     if not ocr.ocr_available(args.language):
         sys.exit(f"no OCR language data for {args.language!r}")

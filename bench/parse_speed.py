@@ -2,7 +2,7 @@
 
 For the shared corpus PDFs and a generated 300-page Korean PDF (with a ruled
 table on every third page) it prints, per file, the best of several rounds of
-``engine.parse.parse_bytes`` (the whole parse: detection, reader, structure,
+``engine.read.parse.parse_bytes`` (the whole parse: detection, reader, structure,
 metrics) and of the PDF reader alone next to raw ``page.get_text("dict")``
 over the same pages, their ratios (target <= 1.5x) and, at the end, the
 peak RSS.
@@ -26,10 +26,10 @@ import pymupdf
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.formats import pdf  # noqa: E402
-from engine.formats.base import DocumentBuilder  # noqa: E402
 from engine.model import Document, Source  # noqa: E402
-from engine.parse import parse_bytes  # noqa: E402
+from engine.read.formats import pdf  # noqa: E402
+from engine.read.formats.base import DocumentBuilder  # noqa: E402
+from engine.read.parse import parse_bytes  # noqa: E402
 from tests.corpus import CORPUS  # noqa: E402
 
 NANUM = Path("/usr/share/fonts/truetype/nanum/NanumGothic.ttf")

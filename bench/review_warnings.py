@@ -7,7 +7,7 @@ truth snippets found in its text (the corpus rule: whitespace runs squashed;
 OCR text also without spaces) — ``recall`` — and, stricter, the share found
 inside one block or one table cell, as the truth took them — ``unit_recall``
 (text from two columns run together breaks those). For each warning code the
-readers or engine/review.py raise, the documents carrying it are compared with
+readers or engine/read/review.py raise, the documents carrying it are compared with
 the rest. A warning earns its place in ``needs_review`` when its documents are
 less accurate on either measure.
 """
@@ -58,8 +58,8 @@ def accuracy(doc, snippets: list[str], table_snippets: list[str]) -> dict[str, f
 
 
 def main() -> None:
-    from engine.parse import parse_path
-    from engine.review import review_warnings
+    from engine.read.parse import parse_path
+    from engine.read.review import review_warnings
 
     from engine.tenant import REVIEW_CODES
 

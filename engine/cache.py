@@ -47,7 +47,7 @@ _EXT = re.compile(r"\.[a-z0-9]{1,8}$")
 
 def parser_generation(limits: Limits = DEFAULT_LIMITS) -> str:
     """A short hash naming the current engine code, schema, limits and OCR availability."""
-    from engine.ocr import ocr_available
+    from engine.read.ocr import ocr_available
 
     here = Path(engine.__file__).resolve().parent
     digest = hashlib.sha256(f"{SCHEMA_VERSION}|{limits!r}|ocr={ocr_available()}".encode())

@@ -18,7 +18,7 @@ from typing import Optional
 from openpyxl.utils.cell import get_column_letter, range_boundaries
 
 from engine.model import Block, Cell, Document, Table
-from engine.outline import heading_level
+from engine.read.outline import heading_level
 
 # KorQuAD (questions outside the dev sample, with the index's re-ranking): 600 → R@1 0.942,
 # R@5 0.984; 1000 → 0.957, 0.987. A chunk then holds a Wikipedia paragraph or two.

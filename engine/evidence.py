@@ -22,10 +22,10 @@ from pathlib import Path
 from string import Template
 from typing import Optional
 
-from engine.mupdf import pymupdf  # MuPDF's messages kept off stdout
 from engine import wording
-from engine.detect import EXTENSION_FORMATS
 from engine.model import Document
+from engine.read.detect import EXTENSION_FORMATS
+from engine.read.mupdf import pymupdf  # MuPDF's messages kept off stdout
 
 TEMPLATE = Path(__file__).resolve().parent.parent / "resources" / "templates" / "evidence.html"
 PAGE_FORMATS = {"pdf", "png", "jpeg", "tiff", "bmp", "gif"}

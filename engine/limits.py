@@ -27,7 +27,7 @@ class Limits:
         documents (a 1.3 MB HWPX section: a 19 MB tree) and up to ~45 times for
         millions of tiny paragraphs (bench/hostile_rss.py), so a twentieth of the
         memory limit: real documents that large still read, and the memory guard
-        (engine/memguard.py) stops the rest.
+        (engine/read/memguard.py) stops the rest.
         """
         return self.max_rss_bytes // 20
 

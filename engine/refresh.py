@@ -10,7 +10,7 @@ even when the app is killed before it hears back. It also chunks and analyses
 what it read (``refresh_job``: Kiwi runs in the workers, one instance each) and
 sends back only the state summary and the index rows of each Document, so the
 process that writes the index does no analysis and loads no Kiwi. Each file is
-read under the memory limit (engine/memguard.py), counted on top of what the
+read under the memory limit (engine/read/memguard.py), counted on top of what the
 worker's Kiwi holds: a worker that passes it ends, and the file becomes TOO_LARGE.
 """
 from __future__ import annotations
@@ -25,12 +25,15 @@ from typing import Any, Callable, Optional
 
 import pebble
 
-from engine import memguard, ocr, wording
+from engine import wording
+
 from engine.cache import ParseCache
 from engine.chunking import chunk_document
 from engine.limits import Limits
 from engine.model import Document, Warning
-from engine.parse import parse_bytes, parse_path, unreadable
+from engine.read import memguard, ocr
+from engine.read.failures import unreadable
+from engine.read.parse import parse_bytes, parse_path
 
 
 FILE_TIMEOUT_S = 60.0   # seconds one file may take once its worker starts on it

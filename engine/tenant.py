@@ -36,17 +36,20 @@ from typing import Callable, Optional
 
 import platformdirs
 
-from engine import memguard, wording
+from engine import wording
+
 from engine.acl import Acl, is_acl_file, load_acl
 from engine.cache import ParseCache, parser_generation
 from engine.chunking import Chunk, chunk_document
-from engine.formats.archive import member_name, read_capped
 from engine.index import ChunkIndex, IndexDamaged
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import Document, Structure, Warning
 from engine.names import name_key
-from engine.parse import iter_files, leaves_folder, unreadable
 from engine.private import Removed, private_dir, remove
+from engine.read import memguard
+from engine.read.failures import unreadable
+from engine.read.formats.archive import member_name, read_capped
+from engine.read.parse import iter_files, leaves_folder
 from engine.refresh import (FILE_TIMEOUT_S, Outcome, Read, WorkerPool, failed_document, refresh_job,
                             start_worker, summary)
 

@@ -221,7 +221,7 @@ def gateway_text(code: str, /, **values) -> str:
         return template
 
 
-# How a reader got a text out, in words for people (engine/parse.py READERS names them for programs).
+# How a reader got a text out, in words for people (engine/read/parse.py READERS names them for programs).
 EXTRACTOR_NAMES = {
     "pymupdf": "PDF 글자층", "ocr": "기계가 읽은 글자(OCR)", "python-docx": "워드 문서 본문",
     "doc-native": "워드 97-2003 문서 본문", "openpyxl": "엑셀 칸 값", "xlrd": "엑셀 97-2003 칸 값",

@@ -9,9 +9,9 @@ import sys
 from typing import Optional
 
 from engine import jsonout, wording
-from engine.names import shown_name
 from engine.chunking import DEFAULT_BUDGET
-from engine.parse import iter_files
+from engine.names import shown_name
+from engine.read.parse import iter_files
 
 
 def _print_json(value, indent=None) -> None:
@@ -69,7 +69,9 @@ def _parse_each(paths: list[str], names: dict[str, str], timeout_s: float | None
     from engine.limits import DEFAULT_LIMITS
     from engine.refresh import FILE_TIMEOUT_S, WorkerPool, failed_document, read_job
 
-    from engine.parse import leaves_folder, unreadable
+    from engine.read.failures import unreadable
+
+    from engine.read.parse import leaves_folder
 
     pool = WorkerPool(workers=min(2, max(1, len(paths))), timeout_s=timeout_s or FILE_TIMEOUT_S, job=read_job)
     todo = deque(enumerate(paths))

@@ -11,9 +11,9 @@ import zipfile
 import pytest
 
 from engine import wording
-from engine.formats import archive
 from engine.limits import DEFAULT_LIMITS, Limits
-from engine.parse import parse_bytes
+from engine.read.formats import archive
+from engine.read.parse import parse_bytes
 from tests.corpus import load_truth, document_of, requires_corpus, truth_files
 
 
@@ -71,7 +71,7 @@ def nested_zip(levels: int, inner: dict) -> bytes:
 
 
 def read(data: bytes, name: str = "a.zip", limits: Limits = DEFAULT_LIMITS):
-    return archive.read_archive(data, name, container_path=[], limits=limits, depth=0)
+    return archive.read_archive(data, name, container_path=[], limits=limits, depth=0, read_member=parse_bytes)
 
 
 TEXT = "그냥 글자 파일입니다\n".encode("utf-8")

@@ -17,11 +17,11 @@ import docx
 import pytest
 
 from engine import wording
-from engine.detect import HWP3_MAGIC, MARKANY_MAGIC
-from engine.formats.base import DocumentBuilder
 from engine.limits import Limits
 from engine.model import Cell, Document, Source
-from engine.parse import parse_bytes, parse_path
+from engine.read.detect import HWP3_MAGIC, MARKANY_MAGIC
+from engine.read.formats.base import DocumentBuilder
+from engine.read.parse import parse_bytes, parse_path
 from tests.test_archive import TEXT, make_zip, set_encrypted
 
 HANGUL = re.compile("[가-힣]")

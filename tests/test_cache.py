@@ -7,8 +7,7 @@ import os
 from engine.cache import ParseCache, parser_generation
 from engine.limits import Limits
 from engine.model import Block, Document, Source
-from engine.parse import unreadable
-
+from engine.read.failures import unreadable
 SHA = "ab" * 32
 
 

@@ -6,9 +6,9 @@ import re
 import pytest
 
 from engine.chunking import Chunk, chunk_document, clean_text, split_sentences
-from engine.formats.base import DocumentBuilder
 from engine.model import Cell, Document, Source
-from engine.parse import parse_path
+from engine.read.formats.base import DocumentBuilder
+from engine.read.parse import parse_path
 from tests.corpus import corpus_params, requires_corpus, squash
 
 

@@ -14,9 +14,9 @@ import pymupdf
 import pytest
 
 from engine import wording
-from engine.detect import MARKANY_MAGIC
 from engine.model import Document
-from engine.parse import parse_bytes
+from engine.read.detect import MARKANY_MAGIC
+from engine.read.parse import parse_bytes
 from noda_desktop.cli import main
 from tests.test_archive import TEXT, make_zip
 from tests.test_bad_inputs import make_docx, make_ole

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.parse import parse_path
+from engine.read.parse import parse_path
 from tests.corpus import REASON_MATCH, corpus_params, requires_corpus, squash
 
 pytestmark = requires_corpus

@@ -13,7 +13,7 @@ from docx.oxml import parse_xml
 from docx.shared import Inches
 
 from engine.model import Document
-from engine.parse import parse_bytes, parse_document, parse_path
+from engine.read.parse import parse_bytes, parse_document, parse_path
 from tests.corpus import REASON_MATCH, corpus_params, requires_corpus, squash
 
 W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'

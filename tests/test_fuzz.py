@@ -29,8 +29,8 @@ import pytest
 
 from engine import jsonout
 from engine.limits import DEFAULT_LIMITS, MB
-from engine.memguard import guard
-from engine.parse import parse_path
+from engine.read.memguard import guard
+from engine.read.parse import parse_path
 from engine.refresh import Outcome, WorkerPool, failed_document
 from noda_desktop.cli import main
 from tests import hostile

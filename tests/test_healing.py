@@ -104,7 +104,7 @@ def test_a_truncated_parse_cache_entry_is_read_again_from_its_source(read_folder
 
 def test_a_cache_entry_whose_checksum_does_not_match_is_a_miss_and_goes(tmp_path):
     cache = ParseCache(tmp_path, "g1")
-    from engine.parse import parse_bytes
+    from engine.read.parse import parse_bytes
     docs = parse_bytes(docx_bytes("검사합이 맞아야 합니다"), "a.docx")
     cache.put("ab" * 32, "a.docx", docs)
     (path,) = tmp_path.rglob("*.json.gz")
@@ -117,7 +117,7 @@ def test_a_cache_entry_whose_checksum_does_not_match_is_a_miss_and_goes(tmp_path
 
 def test_a_cache_entry_written_before_checksums_still_reads(tmp_path):
     import json
-    from engine.parse import parse_bytes
+    from engine.read.parse import parse_bytes
 
     cache = ParseCache(tmp_path, "g1")
     docs = parse_bytes(docx_bytes("예전 형식의 캐시"), "a.docx")

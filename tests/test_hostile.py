@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from engine import jsonout
-from engine.detect import detect
-from engine.formats.xlsx import SharedStrings
-from engine.formats.zipsafe import ExpansionBudget
 from engine.limits import DEFAULT_LIMITS, Limits
-from engine.parse import parse_bytes, parse_path
+from engine.read.detect import detect
+from engine.read.formats.xlsx import SharedStrings
+from engine.read.formats.zipsafe import ExpansionBudget
+from engine.read.parse import parse_bytes, parse_path
 from engine.refresh import Outcome, WorkerPool, failed_document, read_job
 from noda_desktop.cli import _parse_each, main
 from tests import hostile
@@ -242,7 +242,7 @@ def test_members_held_along_a_nesting_chain_stay_under_the_memory_share():
 
 def grow(megabytes: int) -> int:
     """A job that takes ``megabytes`` of memory under the default memory guard (module level for spawn)."""
-    from engine.memguard import guard
+    from engine.read.memguard import guard
 
     with guard(200 * MB):
         hoard = [bytearray(MB) for _ in range(megabytes)]

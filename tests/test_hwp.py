@@ -15,18 +15,19 @@ import olefile
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from engine.formats import hwp
-from engine.formats.base import DocumentBuilder, ReadFailure
-from engine.formats.hwp import STUB, preview_image
-from engine.formats.hwp.body import SectionReader
-from engine.formats.hwp.distribution import decrypt_section, key_from_doc_data, msvc_rand
-from engine.formats.hwp.pages import PageCounter
-from engine.formats.hwp.records import (BODY_TAGS, CTRL_HEADER, LIST_HEADER, PARA_HEADER, PARA_LINE_SEG,
+from engine.read.failures import ReadFailure
+from engine.read.formats import hwp
+from engine.read.formats.base import DocumentBuilder
+from engine.read.formats.hwp import STUB, preview_image
+from engine.read.formats.hwp.body import SectionReader
+from engine.read.formats.hwp.distribution import decrypt_section, key_from_doc_data, msvc_rand
+from engine.read.formats.hwp.pages import PageCounter
+from engine.read.formats.hwp.records import (BODY_TAGS, CTRL_HEADER, LIST_HEADER, PARA_HEADER, PARA_LINE_SEG,
                                         PARA_TEXT, TABLE, RecordStream)
-from engine.formats.hwp.tables import MAX_CELLS
-from engine.formats.hwp.text import decode_para_text
 from engine.model import Document, Source
-from engine.parse import parse_bytes, parse_path
+from engine.read.formats.hwp.tables import MAX_CELLS
+from engine.read.formats.hwp.text import decode_para_text
+from engine.read.parse import parse_bytes, parse_path
 from tests.corpus import CORPUS, REASON_MATCH, corpus_params, requires_corpus, squash
 
 HWP_FILES = corpus_params({"hwp"})

@@ -3,8 +3,8 @@ import struct
 
 import pytest
 
-from engine.formats.hwp3.hchar import hchar_text
-from engine.parse import parse_bytes, parse_path
+from engine.read.formats.hwp3.hchar import hchar_text
+from engine.read.parse import parse_bytes, parse_path
 from tests.corpus import CORPUS, requires_corpus
 from tests.legacy_writers import (hwp3_bytes, hwp3_list, hwp3_note, hwp3_paragraph, hwp3_table,
                                   unlock_hwp3)

@@ -3,7 +3,7 @@
 Four families, over 2,000 mutants in all: truncation at many offsets, random
 bit flips anywhere, damaged records inside a section stream (re-packed into
 the OLE container), and missing streams. Each mutant goes through
-``engine.parse.parse_bytes`` and must come back as one Document within 5 s;
+``engine.read.parse.parse_bytes`` and must come back as one Document within 5 s;
 every 25th is traced to show memory stays small.
 """
 from __future__ import annotations
@@ -18,10 +18,10 @@ import zlib
 import olefile
 import pytest
 
-from engine.detect import OLE_MAGIC
-from engine.formats.hwp.tables import MAX_CELLS
 from engine.model import Document
-from engine.parse import parse_bytes
+from engine.read.detect import OLE_MAGIC
+from engine.read.formats.hwp.tables import MAX_CELLS
+from engine.read.parse import parse_bytes
 from tests.corpus import CORPUS, requires_corpus
 
 pytestmark = [requires_corpus, pytest.mark.timeout(600)]

@@ -1,6 +1,6 @@
 """HWPML (.hml, and laws served as .hwp that are HWPML): paragraphs, tables, notes, encodings, bad XML."""
-from engine.detect import detect
-from engine.parse import parse_bytes
+from engine.read.detect import detect
+from engine.read.parse import parse_bytes
 
 LAW = """<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE HWPML [

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import pytest
 
-from engine.parse import parse_path
+from engine.read.parse import parse_path
 from tests.corpus import REASON_MATCH, corpus_params, requires_corpus, squash
 from tests.test_archive import set_declared_size, set_encrypted
 

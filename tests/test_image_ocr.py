@@ -9,8 +9,8 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from engine import ocr
-from engine.parse import parse_bytes, parse_path
+from engine.read import ocr
+from engine.read.parse import parse_bytes, parse_path
 from tests.corpus import REASON_MATCH, corpus_params, requires_corpus
 
 needs_ocr = pytest.mark.skipif(not ocr.ocr_available(),
@@ -152,7 +152,7 @@ def test_two_threads_may_ocr_at_once():
     assert "첫째그림" in bare(results["0.png"].all_text()) and "둘째그림" in bare(results["1.png"].all_text())
 
 
-# ---- engine.ocr ----------------------------------------------------------------------
+# ---- engine.read.ocr ----------------------------------------------------------------------
 
 def test_tessdata_from_env_comes_first(tmp_path, monkeypatch):
     (tmp_path / "kor.traineddata").write_bytes(b"stand-in")

@@ -8,10 +8,10 @@ import pytest
 from engine import index as index_module
 from engine.analyzer import korean_terms
 from engine.chunking import chunk_document
-from engine.formats.base import DocumentBuilder
 from engine.index import INDEX_NAME, ChunkIndex, passage_score
 from engine.model import Cell, Document, Source
-from engine.parse import parse_path
+from engine.read.formats.base import DocumentBuilder
+from engine.read.parse import parse_path
 from tests.corpus import CORPUS, requires_corpus, squash
 
 HIT_KEYS = {"score", "found_by", "chunk_id", "doc_id", "filename", "kind", "text", "path", "outline",

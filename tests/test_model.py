@@ -1,6 +1,6 @@
 """The Document contract: JSON round trip and field names of seed 004's /parse answer."""
 from engine.model import Access, Block, Cell, Document, Source, Table, Warning
-from engine.parse import parse_bytes
+from engine.read.parse import parse_bytes
 
 
 def _sample() -> Document:

@@ -6,9 +6,9 @@ import shutil
 
 import pytest
 
-from engine import ocr
 from engine.answer import answer
 from engine.evidence import evidence_html
+from engine.read import ocr
 from engine.tenant import Tenant
 from tests.corpus import CORPUS, requires_corpus
 

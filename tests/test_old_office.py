@@ -6,7 +6,7 @@ import xlwt
 from pptx import Presentation
 from pptx.util import Inches
 
-from engine.parse import parse_bytes, parse_path
+from engine.read.parse import parse_bytes, parse_path
 from tests.legacy_writers import doc_bytes, ole_bytes
 
 FIXTURES = Path(__file__).parent / "fixtures" / "legacy"

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
-from engine import ocr
-from engine.parse import parse_bytes, parse_path
+from engine.read import ocr
+from engine.read.parse import parse_bytes, parse_path
 from tests.corpus import REASON_MATCH, corpus_params, requires_corpus, squash
 
 needs_ocr = pytest.mark.skipif(not ocr.ocr_available(),

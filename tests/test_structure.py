@@ -4,9 +4,9 @@ from __future__ import annotations
 import docx
 import pytest
 
-from engine.formats.base import DocumentBuilder
 from engine.model import Cell, Document, Source
-from engine.parse import parse_path
+from engine.read.formats.base import DocumentBuilder
+from engine.read.parse import parse_path
 from engine.revisions import revisions_for_table, revisions_for_text
 from engine.structure import extract_structure, normalise_date
 from tests.corpus import CORPUS, requires_corpus
@@ -185,7 +185,7 @@ def test_normalise_date(text, expected):
 
 
 def test_parse_fills_structure_of_a_docx_letter(tmp_path):
-    """engine/parse.py runs the extraction after a successful read."""
+    """engine/read/parse.py runs the extraction after a successful read."""
     path = tmp_path / "공문.docx"
     document = docx.Document()
     for line in LETTER:

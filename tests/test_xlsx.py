@@ -9,10 +9,10 @@ from datetime import date, datetime
 import openpyxl
 import pytest
 
-from engine.formats.xlsx import cell_text, sheet_reference
 from engine.limits import Limits
 from engine.model import Document
-from engine.parse import parse_bytes, parse_document, parse_path
+from engine.read.formats.xlsx import cell_text, sheet_reference
+from engine.read.parse import parse_bytes, parse_document, parse_path
 from tests.corpus import REASON_MATCH, corpus_params, requires_corpus, squash
 
 SHEET1 = "xl/worksheets/sheet1.xml"

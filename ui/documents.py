@@ -11,8 +11,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout
                                QSizePolicy, QSplitter, QTableView, QVBoxLayout, QWidget)
 
 from engine import wording
-from engine.detect import EXTENSION_FORMATS
 from engine.names import shown_name
+from engine.read.detect import EXTENSION_FORMATS
 from ui import texts
 
 READ, REVIEW, UNREADABLE = "read", "review", "unreadable"

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Optional
 
 from engine import wording
-from engine.detect import EXTENSION_FORMATS
+from engine.read.detect import EXTENSION_FORMATS
 from ui import report
 from ui.pages import PAGE_FORMATS, PageImage, render_pages
 

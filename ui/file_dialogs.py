@@ -12,7 +12,7 @@ from typing import Optional
 
 from PySide6.QtWidgets import QFileDialog
 
-from engine.detect import EXTENSION_FORMATS
+from engine.read.detect import EXTENSION_FORMATS
 from ui import texts
 
 LABELS = {QFileDialog.DialogLabel.LookIn: texts.DIALOG_LOOK_IN, QFileDialog.DialogLabel.FileName: texts.DIALOG_FILE_NAME,

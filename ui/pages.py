@@ -32,7 +32,7 @@ class PageImage:
 def render_pages(path: Path, numbers: list[int], zoom: float = 2.0, fmt: str = "pdf") -> list[PageImage]:
     """Render the given 1-based pages (those that exist, at most MAX_PAGES) at ``zoom`` × 72 dpi.
 
-    A picture is its own single page of one point per pixel (as engine.formats.image reads it).
+    A picture is its own single page of one point per pixel (as engine.read.formats.image reads it).
     """
     if fmt in IMAGE_FORMATS:
         return [_picture(path)] if 1 in numbers else []

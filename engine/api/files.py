@@ -18,10 +18,10 @@ from typing import Optional
 
 import pebble
 
-from engine import memguard
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import Document
-from engine.parse import parse_bytes
+from engine.read import memguard
+from engine.read.parse import parse_bytes
 from engine.refresh import Outcome, failed_document
 
 DEFAULT_MAX_UPLOAD = 100 * 1024 * 1024   # bytes of one file (NODA_MAX_UPLOAD overrides)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from engine.api.files import FileReader
-from engine.parse import iter_files
+from engine.read.parse import iter_files
 
 CHECK_S = 2.0
 

@@ -38,7 +38,7 @@ from engine.api.registry import FolderMissing, Registry
 from engine.api.schemas import BODIES, explain
 from engine.chunking import DEFAULT_BUDGET, chunk_document
 from engine.gateway.grounded import saved_gateway
-from engine.parse import READERS
+from engine.read.parse import READERS
 
 MIN_CHUNK_BUDGET, MAX_CHUNK_BUDGET = 100, 20000
 FORMATS = sorted({*READERS, "zip"})

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from engine import __version__
-from engine.parse import parse_path
+from engine.read.parse import parse_path
 from noda_desktop.about import HANCOM_NOTICE
 from tests.corpus import CORPUS, requires_corpus
 from tests.documents import docx_bytes
@@ -148,7 +148,7 @@ def test_every_library_loads():
 def test_bundle_holds_what_the_app_needs_and_not_more():
     internal = BUNDLE / "_internal"
     tessdata = internal / "resources" / "tessdata"
-    assert sorted(p.name for p in tessdata.iterdir()) == ["kor.traineddata"]      # engine/ocr.py reads Korean only
+    assert sorted(p.name for p in tessdata.iterdir()) == ["kor.traineddata"]      # engine/read/ocr.py reads Korean only
     assert (BUNDLE / "noda").resolve() == (BUNDLE / "noda-desktop").resolve() or os.name == "nt"   # one program
     assert (internal / "resources" / "icons" / "noda.svg").is_file()
     assert (internal / "kiwipiepy_model" / "cong.mdl").is_file()

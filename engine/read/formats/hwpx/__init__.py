@@ -1,0 +1,57 @@
+"""HWPX (OWPML, KS X 6101) reader: a ZIP of XML parts.
+
+``package`` opens the container (section order, encryption, title),
+``section`` turns one section's XML into paragraphs, tables and notes with
+an estimated page each, and this module hands them to the DocumentBuilder.
+A malformed section is skipped with a SECTION_SKIPPED warning; only when no
+section can be read is the file CORRUPT.
+"""
+from __future__ import annotations
+
+import zipfile
+import zlib
+
+from engine.read.failures import ReadFailure
+
+from engine.read.formats.base import DocumentBuilder
+from engine.read.formats.hwpx.emit import emit_paragraph
+from engine.read.formats.hwpx.package import Package
+from engine.read.formats.hwpx.section import Pager, Para, SectionError, read_section
+
+
+def read(data: bytes, doc: DocumentBuilder) -> None:
+    """Fill ``doc`` from the bytes of an HWPX file."""
+    package = Package(data, doc.budget)
+    sections = package.section_names()
+    if not sections:
+        raise ReadFailure("CORRUPT", "no section")
+    if package.encrypted(sections):
+        raise ReadFailure("PASSWORD_PROTECTED")
+    pager = Pager()
+    body: list[Para] = []
+    skipped = []
+    for number, name in enumerate(sections, start=1):
+        try:
+            body += read_section(package.read(name), pager)
+        except (SectionError, zipfile.BadZipFile, zlib.error, EOFError):
+            skipped.append(number)
+    if len(skipped) == len(sections):
+        raise ReadFailure("CORRUPT", "no readable section")
+    for number in skipped:
+        doc.warn("SECTION_SKIPPED", n=number)
+    if not pager.has_lines:
+        _forget_pages(body)
+    for para in body:
+        emit_paragraph(doc, para)
+    if pager.has_lines:
+        doc.set_pages(pager.pages)
+        doc.warn("PAGE_APPROXIMATE")
+    if pager.most_columns > 1:
+        doc.warn("LAYOUT_SIDE_BY_SIDE")
+    doc.set_title(package.title())
+
+
+def _forget_pages(paras: list[Para]) -> None:
+    """Without any line positions in the file a page estimate would be a guess."""
+    for para in paras:
+        para.page = para.end_page = None

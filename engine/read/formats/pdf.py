@@ -1,0 +1,362 @@
+"""PDF reader (PyMuPDF): text blocks with page and bbox, tables, OCR for scanned pages.
+
+Each page is read once with ``get_text("dict")`` and MuPDF's own table
+hunting (``TEXT_TABLE_HUNT``, done in C): text inside a detected table comes
+back only inside the table, so it is never repeated as a paragraph.
+``page.find_tables()`` is not used: on the table-heavy corpus PDFs it made
+reading about 25 times slower than the text extraction itself, while the
+table hunt keeps the whole read near the cost of plain ``get_text("dict")``
+(bench/parse_speed.py).
+
+Pages without a text layer are read by OCR (engine.read.ocr) when language data
+is installed: every page of a PDF without any text, and pages with almost no
+text that are mostly a picture (a scan bound into a text PDF).
+"""
+from __future__ import annotations
+
+import bisect
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Optional
+
+from engine.model import Cell
+from engine.read import mupdf, ocr
+from engine.read.failures import ReadFailure
+from engine.read.formats.base import DocumentBuilder
+from engine.read.mupdf import pymupdf  # MuPDF's messages kept off stdout
+
+FLAGS = (pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_PRESERVE_WHITESPACE
+         | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_COLLECT_VECTORS | pymupdf.TEXT_TABLE_HUNT)
+ALMOST_NO_TEXT = 20    # a page with fewer characters than this …
+LARGE_PICTURE = 0.4    # … and pictures covering this share of it is read by OCR
+HEADING_RATIO = 1.25   # a short block whose font is this much larger than the body is a heading
+HEADING_MAX_CHARS = 100
+HYPHENS = ("-", "\xad")
+RULE_WIDTH = 3.0       # points: a drawn stroke at most this thick may be a table rule
+SNAP = 2.0             # points of slack when matching rules to table lines
+NOT_A_TITLE = re.compile(r"(\.(hwpx?|hwt|docx?|pdf|xlsx?|pptx?|txt|rtf)$)|^(untitled|제목 없음)$"
+                         r"|^microsoft (word|excel|powerpoint) - ", re.IGNORECASE)
+
+
+@dataclass
+class Paragraph:
+    text: str
+    bbox: list[float]
+    size: float = 0.0            # font size of its longest span, to the half point
+    extractor: Optional[str] = None
+
+
+@dataclass
+class Grid:
+    rows: int
+    cols: int
+    bbox: list[float]
+    cells: list[Cell] = field(default_factory=list)
+
+
+def read(data: bytes, doc: DocumentBuilder) -> None:
+    """Read a PDF into ``doc``: paragraphs and headings, tables, OCR text for scanned pages."""
+    with mupdf.reading(doc):
+        _read(data, doc)
+
+
+def _read(data: bytes, doc: DocumentBuilder) -> None:
+    try:
+        pdf = pymupdf.open(stream=data, filetype="pdf")
+    except Exception:
+        raise ReadFailure("CORRUPT") from None
+    if pdf.needs_pass:  # an empty user password has already been tried by open()
+        raise ReadFailure("PASSWORD_PROTECTED")
+    if pdf.page_count == 0:
+        raise ReadFailure("CORRUPT", "no pages")
+    if pdf.page_count > doc.limits.max_pdf_pages:
+        raise ReadFailure("TOO_LARGE")
+    doc.set_pages(pdf.page_count)
+    doc.set_title(meaningful_title((pdf.metadata or {}).get("title")))
+
+    pages = [read_page(page) for page in pdf]
+    _ocr_pictures(pdf, pages, doc)
+    if not any(pages):
+        raise ReadFailure("NO_TEXT")
+    levels = _heading_levels(pages)
+    for number, items in enumerate(pages, start=1):
+        for item in items:
+            _emit(doc, item, number, levels)
+    empty = [n + 1 for n, items in enumerate(pages) if not items and _has_marks(pdf[n])]
+    if empty:
+        doc.warn("PAGES_WITHOUT_TEXT", pages=page_ranges(empty))
+
+
+def read_page(page: pymupdf.Page) -> list:
+    """Paragraphs and Grids of one page in MuPDF's reading order."""
+    blocks = page.get_text("dict", flags=FLAGS)["blocks"]
+    rules = [b["bbox"] for b in blocks if b.get("type") == 3
+             and min(b["bbox"][2] - b["bbox"][0], b["bbox"][3] - b["bbox"][1]) <= RULE_WIDTH]
+    return _items(blocks, rules)
+
+
+def meaningful_title(title: Optional[str]) -> Optional[str]:
+    """The metadata title, unless it is empty, a file name or a program's placeholder."""
+    title = " ".join((title or "").split())
+    if len(title) < 2 or not any(ch.isalpha() for ch in title) or NOT_A_TITLE.search(title):
+        return None
+    return title
+
+
+def page_ranges(numbers: list[int]) -> str:
+    """'1, 3, 5-7' for [1, 3, 5, 6, 7]."""
+    parts, start = [], None
+    for i, n in enumerate(numbers):
+        if start is None:
+            start = n
+        if i + 1 == len(numbers) or numbers[i + 1] != n + 1:
+            parts.append(str(n) if n == start else f"{start}-{n}")
+            start = None
+    return ", ".join(parts)
+
+
+# ---- page content ----------------------------------------------------------
+
+def _items(blocks: list[dict], rules: list) -> list:
+    out: list = []
+    for block in blocks:
+        kind = block.get("type")
+        if kind == 0:
+            para = _paragraph(block)
+            if para:
+                out.append(para)
+        elif kind == 2 and block.get("std") == "Table":
+            grid = _grid(block, rules)
+            if grid is None:
+                out += _items(block.get("blocks", []), rules)
+            elif grid.rows == 1 and grid.cols == 1:  # a framed box, not a table
+                out.append(Paragraph("\n".join(c.text for c in grid.cells if c.text), grid.bbox))
+            else:
+                out.append(grid)
+        elif kind == 2:
+            out += _items(block.get("blocks", []), rules)
+    return out
+
+
+def _paragraph(block: dict) -> Optional[Paragraph]:
+    """A text block as one paragraph: lines on one row joined by a space, rows by a newline.
+
+    A line ending in a hyphen runs on into the next without the hyphen.
+    """
+    text, previous = "", None
+    size, most = 0.0, 0
+    for line in block["lines"]:
+        spans = line["spans"]
+        line_text = _clean("".join([span["text"] for span in spans])).strip()
+        if not line_text:
+            continue
+        for span in spans:
+            if len(span["text"]) > most:
+                size, most = span["size"], len(span["text"])
+        if previous is not None:
+            middle = (line["bbox"][1] + line["bbox"][3]) / 2
+            if text[-1] in HYPHENS and line_text[0].isalpha():
+                text = text[:-1]  # a word broken over two lines, as pdftotext joins it
+            else:
+                text += " " if previous[1] <= middle <= previous[3] else "\n"
+        text += line_text
+        previous = line["bbox"]
+    if not text:
+        return None
+    return Paragraph(text, list(block["bbox"]), round(size * 2) / 2)
+
+
+def _grid(block: dict, rules: list) -> Optional[Grid]:
+    """A hunted table: cells placed on the table's column and row lines, spans from their extent.
+
+    MuPDF gives a merged cell only the extent of its text; where no ruled line
+    separates it from an empty neighbour, the cell is widened over it (``_merge``).
+    """
+    children = block.get("blocks", [])
+    lines = next((b for b in children if b.get("type") == 4), None)
+    if lines is None or len(lines["xpos"]) < 2 or len(lines["ypos"]) < 2:
+        return None
+    xs = [x for x, _ in lines["xpos"]]
+    ys = [y for y, _ in lines["ypos"]]
+    grid = Grid(rows=len(ys) - 1, cols=len(xs) - 1, bbox=list(block["bbox"]))
+    for row in children:
+        if row.get("type") != 2:
+            continue
+        for cell in row.get("blocks", []):
+            if cell.get("type") != 2:
+                continue
+            x0, y0, x1, y1 = cell["bbox"]
+            r, c = _nearest(ys, y0), _nearest(xs, x0)
+            grid.cells.append(Cell(row=r, col=c, text=_text_of(cell.get("blocks", [])),
+                                   row_span=max(1, _nearest(ys, y1) - r),
+                                   col_span=max(1, _nearest(xs, x1) - c), bbox=[x0, y0, x1, y1]))
+    if not any(c.text for c in grid.cells):
+        return None
+    _merge(grid, xs, ys, rules)
+    return grid
+
+
+def _merge(grid: Grid, xs: list[float], ys: list[float], rules: list) -> None:
+    """Widen cells over empty neighbour slots that no rule separates them from (merged cells)."""
+    taken = {(r, c) for cell in grid.cells for r in range(cell.row, cell.row + cell.row_span)
+             for c in range(cell.col, cell.col + cell.col_span)}
+    if len(taken) == grid.rows * grid.cols:
+        return
+    rules = [r for r in rules if _inside(r, grid.bbox)]
+    vertical = [r for r in rules if r[3] - r[1] > r[2] - r[0]]
+    horizontal = [r for r in rules if r[3] - r[1] <= r[2] - r[0]]
+    if not vertical or not horizontal:  # an unruled table: no way to tell a merge from a gap
+        return
+
+    def free(rows, cols) -> bool:
+        return not any((r, c) in taken for r in rows for c in cols)
+
+    for cell in grid.cells:
+        rows = range(cell.row, cell.row + cell.row_span)
+        middle = (ys[rows.start] + ys[rows.stop]) / 2
+        while cell.col > 0 and free(rows, [cell.col - 1]) and not _ruled(vertical, xs[cell.col], middle):
+            cell.col, cell.col_span = cell.col - 1, cell.col_span + 1
+        while (cell.col + cell.col_span < grid.cols and free(rows, [cell.col + cell.col_span])
+               and not _ruled(vertical, xs[cell.col + cell.col_span], middle)):
+            cell.col_span += 1
+        cols = range(cell.col, cell.col + cell.col_span)
+        middle = (xs[cols.start] + xs[cols.stop]) / 2
+        while cell.row > 0 and free([cell.row - 1], cols) and not _ruled(horizontal, ys[cell.row], middle):
+            cell.row, cell.row_span = cell.row - 1, cell.row_span + 1
+        while (cell.row + cell.row_span < grid.rows and free([cell.row + cell.row_span], cols)
+               and not _ruled(horizontal, ys[cell.row + cell.row_span], middle)):
+            cell.row_span += 1
+        taken.update((r, c) for r in range(cell.row, cell.row + cell.row_span) for c in cols)
+        cell.bbox = [xs[cell.col], ys[cell.row], xs[cell.col + cell.col_span], ys[cell.row + cell.row_span]]
+
+
+def _ruled(rules: list, at: float, middle: float) -> bool:
+    """Whether one of ``rules`` (all vertical or all horizontal) lies on the line ``at`` across ``middle``."""
+    for x0, y0, x1, y1 in rules:
+        if y1 - y0 > x1 - x0:  # vertical: at is an x, middle a y
+            if x0 - SNAP <= at <= x1 + SNAP and y0 <= middle <= y1:
+                return True
+        elif y0 - SNAP <= at <= y1 + SNAP and x0 <= middle <= x1:
+            return True
+    return False
+
+
+def _inside(rect, box) -> bool:
+    return (box[0] - SNAP <= rect[0] and rect[2] <= box[2] + SNAP
+            and box[1] - SNAP <= rect[1] and rect[3] <= box[3] + SNAP)
+
+
+def _text_of(blocks: list[dict]) -> str:
+    """All text under a structure block (a cell, a nested table), one paragraph per line."""
+    parts = []
+    for block in blocks:
+        if block.get("type") == 0:
+            para = _paragraph(block)
+            if para:
+                parts.append(para.text)
+        elif block.get("type") == 2:
+            inner = _text_of(block.get("blocks", []))
+            if inner:
+                parts.append(inner)
+    return "\n".join(parts)
+
+
+def _nearest(positions: list[float], value: float) -> int:
+    i = bisect.bisect_left(positions, value)
+    if i > 0 and (i == len(positions) or value - positions[i - 1] <= positions[i] - value):
+        return i - 1
+    return i
+
+
+def _clean(text: str) -> str:
+    return text.replace("\xa0", " ").replace("\ufffd", "")
+
+
+def _chars(items: list) -> int:
+    """Visible characters on a page."""
+    total = 0
+    for item in items:
+        texts = [item.text] if isinstance(item, Paragraph) else [c.text for c in item.cells]
+        total += sum(len("".join(t.split())) for t in texts)
+    return total
+
+
+# ---- OCR ------------------------------------------------------------------
+
+def _ocr_pictures(pdf: pymupdf.Document, pages: list[list], doc: DocumentBuilder) -> None:
+    """Replace the content of scanned pages with OCR text (all pages when the PDF has no text),
+    up to ``max_ocr_pages`` pages and ``max_ocr_seconds`` per document; the pages left out are
+    named in an OCR_PAGES_SKIPPED warning."""
+    no_text = not any(pages)
+    wanted = [n for n, items in enumerate(pages)
+              if no_text or (_chars(items) < ALMOST_NO_TEXT and _picture_share(pdf[n]) >= LARGE_PICTURE)]
+    if not wanted:
+        return
+    if not ocr.ocr_available():
+        if not no_text:  # the caller reports NO_TEXT for a PDF with no text at all
+            doc.warn("NO_OCR")
+        return
+    if ocr.defer():
+        return
+    session = ocr.OcrSession()
+    started = time.monotonic()
+    skipped = wanted[doc.limits.max_ocr_pages:]
+    for i, n in enumerate(wanted[:doc.limits.max_ocr_pages]):
+        if time.monotonic() - started > doc.limits.max_ocr_seconds:
+            skipped = wanted[i:]
+            break
+        found = [Paragraph(t.text, t.bbox, extractor="ocr") for t in session.read_page(pdf[n])]
+        if found or no_text:
+            pages[n] = found
+        if found:
+            doc.warn("OCR_TEXT")
+    if skipped:
+        doc.warn("OCR_PAGES_SKIPPED", pages=page_ranges([n + 1 for n in skipped]))
+
+
+def _has_marks(page: pymupdf.Page) -> bool:
+    """Whether a page shows anything at all: pictures or drawings (a blank page does not)."""
+    return bool(page.get_image_info() or page.get_cdrawings())
+
+
+def _picture_share(page: pymupdf.Page) -> float:
+    """How much of the page its pictures cover (0…1, overlaps counted twice)."""
+    area = abs(page.rect)
+    if not area:
+        return 0.0
+    covered = sum(abs(pymupdf.Rect(info["bbox"]) & page.rect) for info in page.get_image_info())
+    return min(1.0, covered / area)
+
+
+# ---- output ---------------------------------------------------------------
+
+def _heading_levels(pages: list[list]) -> dict[float, int]:
+    """Font size -> heading level for sizes clearly above the body size (the most used one)."""
+    sizes: Counter = Counter()
+    for items in pages:
+        for item in items:
+            if isinstance(item, Paragraph) and item.size:
+                sizes[item.size] += len(item.text)
+    if not sizes:
+        return {}
+    body = sizes.most_common(1)[0][0]
+    larger = sorted((s for s in sizes if s >= body * HEADING_RATIO), reverse=True)
+    return {size: min(level, 6) for level, size in enumerate(larger, start=1)}
+
+
+def _emit(doc: DocumentBuilder, item, page: int, levels: dict[float, int]) -> None:
+    if isinstance(item, Grid):
+        for cell in item.cells:
+            cell.page = page
+        doc.add_table(item.rows, item.cols, item.cells, page=page, bbox=item.bbox)
+        return
+    level = levels.get(item.size) if len(item.text) <= HEADING_MAX_CHARS else None
+    if item.extractor == "ocr":
+        doc.add_block("paragraph", item.text, page=page, bbox=item.bbox,
+                      extractor="ocr", confidence=ocr.CONFIDENCE)
+    elif level:
+        doc.add_block("heading", item.text, page=page, bbox=item.bbox, level=level)
+    else:
+        doc.add_block("paragraph", item.text, page=page, bbox=item.bbox)
