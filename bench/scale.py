@@ -191,6 +191,16 @@ def _proc_kb(pid: int, field: str) -> int:
     return 0
 
 
+def _cpu_s(pid: int) -> float:
+    """User plus system CPU seconds of a process so far (its threads included)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def _children() -> dict[int, list[int]]:
     kids: dict[int, list[int]] = {}
     for name in os.listdir("/proc"):
@@ -212,6 +222,7 @@ class Watch(threading.Thread):
         self.pid, self.every_s = pid, every_s
         self.engine_mb = self.worker_mb = self.total_mb = 0.0
         self.workers_seen: set[int] = set()
+        self.cpu: dict[int, float] = {}      # pid -> CPU seconds at its last sample
         self.stop = threading.Event()
 
     def run(self) -> None:
@@ -224,6 +235,7 @@ class Watch(threading.Thread):
             total = 0
             for pid in tree:
                 rss, peak = _proc_kb(pid, "VmRSS:"), _proc_kb(pid, "VmHWM:")
+                self.cpu[pid] = max(self.cpu.get(pid, 0.0), _cpu_s(pid))
                 total += rss
                 if pid == self.pid:
                     self.engine_mb = max(self.engine_mb, peak / 1024)
@@ -235,7 +247,9 @@ class Watch(threading.Thread):
 
     def figures(self, prefix: str) -> dict:
         return {f"{prefix}_engine_peak_mb": round(self.engine_mb), f"{prefix}_worker_peak_mb": round(self.worker_mb),
-                f"{prefix}_all_peak_mb": round(self.total_mb), f"{prefix}_processes": 1 + len(self.workers_seen)}
+                f"{prefix}_all_peak_mb": round(self.total_mb), f"{prefix}_processes": 1 + len(self.workers_seen),
+                f"{prefix}_engine_cpu_s": round(self.cpu.get(self.pid, 0.0), 1),
+                f"{prefix}_worker_cpu_s": round(sum(v for k, v in self.cpu.items() if k != self.pid), 1)}
 
 
 def run_child(phase: str, spec: dict, *, kill_at: float = 0.0) -> tuple[dict, Watch, bool]:

@@ -61,6 +61,7 @@ PASSAGE_SPAN = 60        # characters, spaces not counted: about one sentence
 QUESTION_WORDS = frozenset("언제 며칠 얼마 얼마나 몇 누구 누가 어디 무엇 뭐 뭔가 무슨 어떤 어느 어떻게 왜 "
                            "이름 것 수 등 때 중".split())
 QUERY_FIELDS = ("text", "grams", "title")
+ANALYSED_FIELDS = ("text", "title")   # the fields whose terms come from Kiwi (analyse_rows)
 WRITER_MB = 16           # Whoosh's posting pool spills to disk past this (its estimate: ~2x in RSS)
 
 
@@ -400,30 +401,46 @@ def _title(chunk: Chunk) -> str:
     return " ".join(chunk.path + chunk.outline)
 
 
-def index_rows(items: list[tuple[str, Document, list[Chunk]]]) -> list[tuple[str, list[dict]]]:
+def index_rows(items: list[tuple[str, Document, list[Chunk]]],
+               analysed: bool = True) -> list[tuple[str, list[dict]]]:
     """(key, Whoosh fields of each chunk) for each (key, doc, chunks): what ``ChunkIndex.put`` takes.
 
-    Each distinct text (titles repeat on every chunk) is analysed once, in one Kiwi batch;
-    Whoosh gets the terms, as it indexes a list of strings as given. Parse workers call this
-    (engine/refresh.py), so the process that writes the index needs no Kiwi of its own.
+    Without ``analysed`` the ``text`` and ``title`` fields hold the texts themselves, for
+    ``analyse_rows`` to turn into Kiwi terms elsewhere: parse workers compute everything else
+    (bigrams, metadata; engine/refresh.py) and the engine process, which holds the one Kiwi
+    it needs to search anyway, analyses them — one Kiwi per app, not one per worker.
     """
-    texts = list(dict.fromkeys(t for _key, _doc, chunks in items for chunk in chunks
-                               for t in (chunk.text, _title(chunk))))
-    terms = {text: [term for term, _s, _e in found]
-             for text, found in zip(texts, korean_terms_many(texts))}
-    return [(key, [_fields(key, doc, chunk, terms) for chunk in chunks]) for key, doc, chunks in items]
+    rows = [(key, [_fields(key, doc, chunk) for chunk in chunks]) for key, doc, chunks in items]
+    if analysed:
+        analyse_rows([r for _key, doc_rows in rows for r in doc_rows])
+    return rows
 
 
-def _fields(key: str, doc: Document, chunk: Chunk, terms: dict[str, list[str]]) -> dict:
-    """Whoosh fields of a chunk; ``terms`` maps its text and title to their Kiwi terms."""
+def analyse_rows(rows: list[dict]) -> None:
+    """Replace the ``text`` and ``title`` texts of ``rows`` (from ``index_rows(analysed=False)``)
+    by their Kiwi terms, in place. Each distinct text (titles repeat on every chunk) is analysed
+    once, in one Kiwi batch; Whoosh indexes a list of strings as given."""
+    texts = list(dict.fromkeys(row[field] for row in rows for field in ANALYSED_FIELDS
+                               if isinstance(row[field], str)))
+    if not texts:
+        return
+    terms = {text: [term for term, _s, _e in found] for text, found in zip(texts, korean_terms_many(texts))}
+    for row in rows:
+        for field in ANALYSED_FIELDS:
+            if isinstance(row[field], str):
+                row[field] = terms[row[field]]
+
+
+def _fields(key: str, doc: Document, chunk: Chunk) -> dict:
+    """Whoosh fields of a chunk, its text and title not yet analysed (see ``analyse_rows``)."""
     meta = {"path": chunk.path, "outline": chunk.outline, "anchors": chunk.anchors,
             "extractors": chunk.extractors}
     return {
         "key": key, "doc_id": chunk.doc_id or doc.doc_id or "", "chunk_id": chunk.id,
         "filename": key, "kind": chunk.kind,
-        "text": terms[chunk.text], "_stored_text": chunk.text,
+        "text": chunk.text, "_stored_text": chunk.text,
         "grams": [gram for gram, _s, _e in bigram_terms(chunk.text)],
-        "title": terms[_title(chunk)],
+        "title": _title(chunk),
         "meta": json.dumps(meta, ensure_ascii=False),
     }
 

@@ -6,12 +6,13 @@ worker — even a segfault or ``os._exit`` — costs only that file: it gets a
 TIMEOUT or CORRUPT Document, the worker is replaced, the rest goes on.
 
 A worker stores what it read in the parse cache itself, so the work is kept
-even when the app is killed before it hears back. It also chunks and analyses
-what it read (``refresh_job``: Kiwi runs in the workers, one instance each) and
-sends back only the state summary and the index rows of each Document, so the
-process that writes the index does no analysis and loads no Kiwi. Each file is
-read under the memory limit (engine/read/memguard.py), counted on top of what the
-worker's Kiwi holds: a worker that passes it ends, and the file becomes TOO_LARGE.
+even when the app is killed before it hears back. It also chunks what it read
+and computes its index rows but for the Kiwi terms (``refresh_job``), and sends
+back only the state summary and those rows of each Document: the process that
+writes the index analyses them with the one Kiwi it holds to search anyway
+(about 340 MB each: none in the workers). Each file is read under the memory
+limit (engine/read/memguard.py): a worker that passes it ends, and the file becomes
+TOO_LARGE.
 """
 from __future__ import annotations
 
@@ -54,7 +55,8 @@ class Outcome:
 @dataclass
 class Read:
     """What a worker sends back for one file: its hash, whether the parse cache had it, and per
-    Document its state summary with its index rows (engine.index.index_rows). ``needs_ocr``:
+    Document its state summary with its index rows, not yet analysed (engine.index.index_rows
+    with ``analysed=False``; engine.index.analyse_rows finishes them). ``needs_ocr``:
     a text pass stopped where OCR was needed; nothing was kept, read the file again with OCR."""
 
     sha256: str
@@ -66,11 +68,11 @@ class Read:
 def refresh_job(path: str, name: str, limits: Limits, cache_root: str, generation: str,
                 with_ocr: bool = True) -> Read:
     """Worker side: the file's Documents from the parse cache, or parsed (and cached); then
-    chunked and analysed for the index. Without ``with_ocr`` a file that needs OCR is only
+    chunked into index rows (all but the Kiwi terms). Without ``with_ocr`` a file that needs OCR is only
     reported as such (``Read.needs_ocr``)."""
     from engine.index import index_rows
 
-    with memguard.guard(limits.max_rss_bytes + _analyser_bytes):
+    with memguard.guard(limits.max_rss_bytes):
         with open(path, "rb") as fh:
             data = fh.read()
         sha = hashlib.sha256(data).hexdigest()
@@ -89,24 +91,16 @@ def refresh_job(path: str, name: str, limits: Limits, cache_root: str, generatio
 
 
 def documents_read(docs: list[Document], index_rows: Callable) -> list[tuple[dict, list[dict]]]:
-    """(summary, index rows) of each Document."""
+    """(summary, index rows not yet analysed) of each Document."""
     chunked = [(doc, chunk_document(doc)) for doc in docs]
-    rows = index_rows([(doc.source.filename, doc, chunks) for doc, chunks in chunked])
+    rows = index_rows([(doc.source.filename, doc, chunks) for doc, chunks in chunked], analysed=False)
     return [(summary(doc, len(chunks)), doc_rows) for (doc, chunks), (_key, doc_rows) in zip(chunked, rows)]
 
 
-_analyser_bytes = 0    # what loading Kiwi added to this worker's memory (start_worker)
-
-
 def start_worker() -> None:
-    """A refresh worker's start: imports and Kiwi loaded before its first file's time limit runs;
-    the memory Kiwi takes is added to the limit each file is read under."""
-    global _analyser_bytes
-    from engine.analyzer import korean_terms_many
-
-    before = memguard.rss_bytes() or 0
-    korean_terms_many(["준비"])
-    _analyser_bytes = max(0, (memguard.rss_bytes() or 0) - before)
+    """A refresh worker's start: the readers and the index rows imported before its first
+    file's time limit runs."""
+    import engine.index  # noqa: F401  (the parsers come with engine.refresh itself)
 
 
 def summary(doc: Document, chunks: int) -> dict:

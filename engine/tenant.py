@@ -11,8 +11,9 @@ Noda keeps lives under ``<cache_root>``:
 - ``unpacked/``: ZIP members copied out once for the viewer.
 
 ``refresh()`` re-reads only new or changed files (size and mtime first, then
-sha256), in worker processes (engine/refresh.py) that also analyse what they
-read, and commits the indexes in batches: each batch is one new index segment
+sha256), in worker processes (engine/refresh.py) that also chunk what they
+read; this process analyses the chunks with its Kiwi (engine/index.py
+``analyse_rows``) and commits the indexes in batches: each batch is one new index segment
 and one line appended to ``state.journal`` (the files it committed), so a
 refresh that is killed resumes where it stopped and no batch rewrites the whole
 state. The end of a refresh merges the index segments and folds the journal
@@ -39,9 +40,10 @@ import platformdirs
 from engine import wording
 
 from engine.acl import Acl, is_acl_file, load_acl
+from engine.analyzer import kiwi
 from engine.cache import ParseCache, parser_generation
 from engine.chunking import Chunk, chunk_document
-from engine.index import ChunkIndex, IndexDamaged
+from engine.index import ChunkIndex, IndexDamaged, analyse_rows
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import Document, Structure, Warning
 from engine.names import name_key
@@ -606,6 +608,7 @@ class _Run:
         self.groups: dict = {}
         self.pool: Optional[WorkerPool] = None
         self.last: Optional[str] = None                          # the file finished last
+        self.analyser: Optional[threading.Thread] = None
 
     def go(self) -> dict:
         t = self.t
@@ -721,6 +724,9 @@ class _Run:
         timeout = t.timeout_s + t.limits.max_ocr_seconds if with_ocr else t.timeout_s
         self.pool.submit(job, stat[0], key, t.limits, str(t.cache.root), t.generation, with_ocr,
                          timeout_s=timeout)
+        if not self.analyser:   # Kiwi loads while the workers start (it is here already once searched)
+            self.analyser = threading.Thread(target=kiwi, name="noda-kiwi-load", daemon=True)
+            self.analyser.start()
 
     def _finish_job(self, outcome: Outcome) -> None:
         waiting = self.waiting.pop(outcome.key, [])
@@ -748,6 +754,7 @@ class _Run:
             self.report["added"].append(key)
         elif prev["sha256"] != sha:
             self.report["changed"].append(key)
+        analyse_rows([row for _s, rows in documents for row in rows])
         names = {s["filename"] for s, _rows in documents}
         dropped = {s["filename"] for s in prev["docs"]} - names if prev else set()
         self.t._stage(self.acl, self.groups, documents, dropped)

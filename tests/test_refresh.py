@@ -5,6 +5,7 @@ import os
 import time
 
 from engine.cache import ParseCache
+from engine.index import analyse_rows
 from engine.limits import DEFAULT_LIMITS
 from engine.refresh import Outcome, WorkerPool, failed_document, refresh_job
 
@@ -80,7 +81,7 @@ def test_refresh_job_stores_its_result_in_the_cache_and_takes_it_from_there_next
     assert again.cached and again.documents[0][0]["filename"] == "다른이름.hwpx"
 
 
-def test_refresh_job_sends_back_index_rows_with_the_analysed_terms(tmp_path):
+def test_refresh_job_sends_back_index_rows_the_engine_analyses(tmp_path):
     from docx import Document as Docx
 
     path = tmp_path / "공고.docx"
@@ -90,4 +91,30 @@ def test_refresh_job_sends_back_index_rows_with_the_analysed_terms(tmp_path):
     read = refresh_job(str(path), "공고.docx", DEFAULT_LIMITS, str(tmp_path / "c"), "g1")
     [(summary, rows)] = read.documents
     assert summary["readable"] and summary["chunks"] == len(rows) == 1
-    assert {"학교", "학교에서", "코끼리"} <= set(rows[0]["text"]) and "끼리" in rows[0]["grams"]
+    assert rows[0]["text"] == "학교에서 코끼리 사육 예산을 심의했다." and "끼리" in rows[0]["grams"]
+    analyse_rows(rows)
+    assert {"학교", "학교에서", "코끼리"} <= set(rows[0]["text"])
+
+
+def read_and_tell_whether_kiwi_loaded(path: str, cache: str) -> bool:
+    """A job for the pool: one refresh_job, then whether this worker process loaded Kiwi."""
+    import sys
+
+    refresh_job(path, "공고.docx", DEFAULT_LIMITS, cache, "g1")
+    return "kiwipiepy" in sys.modules
+
+
+def test_refresh_workers_read_without_a_kiwi_of_their_own(tmp_path):
+    from docx import Document as Docx
+
+    from engine.refresh import start_worker
+
+    path = tmp_path / "공고.docx"
+    docx = Docx()
+    docx.add_paragraph("학교에서 코끼리 사육 예산을 심의했다.")
+    docx.save(path)
+    pool = WorkerPool(workers=1, job=read_and_tell_whether_kiwi_loaded, start=start_worker)
+    pool.submit("k", str(path), str(tmp_path / "c"))
+    [outcome] = pool.collect(60)
+    pool.close()
+    assert outcome.failure is None and outcome.value is False
