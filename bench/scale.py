@@ -21,7 +21,8 @@ sampled from /proc for the RSS of it and of its parse workers:
 - warm: a new process opens the tenant and lists it (restart to listing), then
   refreshes (only stats), then search and answer p50/p95 over 50 (``--questions``)
   questions of the corpus's questions.jsonl;
-- edit: add one file, refresh; change one file, refresh;
+- edit: add one file, refresh; change one file, refresh (with Kiwi loaded in the engine, as the
+  window keeps it once quiet);
 - soak: ``--minutes`` of random add/change/delete plus queries in one engine
   process: RSS growth per hour and every error;
 - kill: a second cold refresh on a fresh cache, killed with SIGKILL (engine and
@@ -224,6 +225,7 @@ class Watch(threading.Thread):
         self.workers_seen: set[int] = set()
         self.cpu: dict[int, float] = {}      # pid -> CPU seconds at its last sample
         self.stop = threading.Event()
+        self.started = time.time()
 
     def run(self) -> None:
         while not self.stop.is_set():
@@ -265,7 +267,11 @@ def run_child(phase: str, spec: dict, *, kill_at: float = 0.0) -> tuple[dict, Wa
             message = json.loads(line)
             if "result" in message:
                 result = message["result"]
-            elif kill_at and message.get("total") and message["done"] >= kill_at * message["total"]:
+            elif "done" in message and spec.get("progress"):
+                with open(spec["progress"], "a") as log:
+                    log.write(json.dumps({**message, "phase": phase, "s": round(time.time() - watch.started, 1),
+                                          "all_mb": round(watch.total_mb)}) + "\n")
+            if kill_at and message.get("total") and message["done"] >= kill_at * message["total"]:
                 os.killpg(proc.pid, signal.SIGKILL)
                 killed = True
                 result = {"killed_at": message["done"], "of": message["total"]}
@@ -375,6 +381,9 @@ def child(phase: str, spec: dict) -> None:
                    answer_p50_ms=round(_pct(answers, .5) * 1000, 1), answer_p95_ms=round(_pct(answers, .95) * 1000, 1))
     elif phase == "edit":
         tenant.refresh()
+        from engine.analyzer import korean_terms
+
+        korean_terms("준비")   # the window's engine loads Kiwi once quiet (ui/engine_host.py): an edit finds it
         new, changed = Path(spec["add"]), Path(spec["change"])
         source, fmt = corpus_documents()[0]
         for s, f in corpus_documents():
@@ -473,7 +482,7 @@ def measure(args, target: Path) -> dict:
     cache = workdir / f"cache-{args.label}"
     shutil.rmtree(cache, ignore_errors=True)
     base = {"code": str(code), "folder": str(folder), "cache": str(cache), "workers": args.workers,
-            "questions": args.questions, "engine_kiwi": args.engine_kiwi}
+            "questions": args.questions, "engine_kiwi": args.engine_kiwi, "progress": args.progress}
     phases = [("cold", cold_phase), ("warm", warm_phase), ("edit", edit_phase)]
     if "soak" not in skip and args.minutes > 0:
         phases.append(("soak", soak_phase))
@@ -584,6 +593,7 @@ def main() -> int:
     ap.add_argument("--json", help="write the figures here (default <workdir>/scale-<label>-<docs>.json)")
     ap.add_argument("--compare", help="a saved JSON to print beside this run (before, after, speed-up)")
     ap.add_argument("--keep", action="store_true", help="keep the cache of the last run")
+    ap.add_argument("--progress", help="append each refresh's progress (files done, seconds, RSS of all) to this file")
     args = ap.parse_args()
     if Path(args.workdir).resolve().is_relative_to(ROOT):
         ap.error("--workdir must be outside the repository")

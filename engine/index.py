@@ -37,6 +37,7 @@ from whoosh.query import And, Or, Term
 from whoosh.reading import SegmentReader
 from whoosh.writing import MERGE_SMALL
 
+from engine import bm25
 from engine.analyzer import (BigramTokenizer, KoreanTokenizer, bigram_terms, content_words,
                              korean_terms_many)
 from engine.chunking import Chunk
@@ -119,6 +120,7 @@ class ChunkIndex:
         self._writer = None
         self._unmerged = False                  # segments committed with merge=False since
         self.rebuilt = False
+        self._lengths: dict = {}                # field lengths per segment, for bm25.top
         self._ix, self._searcher = self._open_or_create()
 
     def _new_searcher(self, ix):
@@ -128,6 +130,7 @@ class ChunkIndex:
         # A new searcher rather than Searcher.refresh(), which fails on a formerly empty index.
         old = self._searcher
         self._searcher = self._new_searcher(self._ix)
+        self._lengths.clear()
         old.close()
 
     def _open_or_create(self):
@@ -160,6 +163,7 @@ class ChunkIndex:
             storage.clean(ignore=True)
             self._ix = storage.create_index(make_schema(), indexname=INDEX_NAME)
             self._searcher = self._new_searcher(self._ix)
+            self._lengths.clear()
             self.rebuilt = True
 
     @contextmanager
@@ -268,13 +272,16 @@ class ChunkIndex:
             return []
         text, phrases = split_query(query[:MAX_QUERY_CHARS])
         with self._lock, self._files():
-            q = self._query(text)
-            if q is None:
+            terms = self._query_terms(text)
+            if not terms:
                 return []
             if phrases:
-                q = And([q] + [g for g in map(self._phrase_grams, phrases) if g is not None])
-            results = self._searcher.search(q, limit=PHRASE_DEPTH if phrases else max(limit, RERANK_DEPTH))
-            hits = [_hit(r.fields(), r.score, "lexical") for r in results]
+                q = And([_union(terms)] + [g for g in map(self._phrase_grams, phrases) if g is not None])
+                results = self._searcher.search(q, limit=PHRASE_DEPTH)
+                hits = [_hit(r.fields(), r.score, "lexical") for r in results]
+            else:   # the same ranking as Whoosh's search of _union(terms), scored with numpy
+                found = bm25.top(self._searcher, terms, max(limit, RERANK_DEPTH), BM25_B, BM25_K1, self._lengths)
+                hits = [_hit(self._searcher.stored_fields(n), score, "lexical") for n, score in found]
             if phrases:
                 hits = [h for h in hits if all(has_phrases(h["text"], [p]) or has_phrases(
                     " ".join(h["path"] + h["outline"]), [p]) for p in phrases)][:max(limit, RERANK_DEPTH)]
@@ -306,8 +313,8 @@ class ChunkIndex:
             hit["score"] = round(hit["score"] / best + PASSAGE_WEIGHT * passage, 4)
         return sorted(hits, key=lambda h: -h["score"])
 
-    def _query(self, text: str):
-        """OR of the analyzed query terms over every query field (None when no term).
+    def _query_terms(self, text: str) -> list[tuple[str, str, float]]:
+        """(field, term, boost) of the analyzed query terms over every query field.
 
         A query word that occurs in document titles tells which document, not where in it:
         it counts fully in the title field but only TOPIC_WEIGHT in the text fields, so a
@@ -318,23 +325,26 @@ class ChunkIndex:
                  for name in QUERY_FIELDS}
         topic = {t for t in terms["title"] if searcher.doc_frequency("title", t)}
         topic |= {g for t in topic for g in schema["grams"].process_text(t, mode="query")}
-        query = [Term(name, t, boost=TOPIC_WEIGHT if name != "title" and t in topic else 1.0)
-                 for name in QUERY_FIELDS for t in terms[name]]
-        if not query:
-            return None
-        # Whoosh picks its matcher by segment size: below 5,000 chunks it scores every posting
-        # into an array, above it walks a tree of unions with block skipping — slower for these
-        # long OR queries (p50 280 against 120 ms on 11,665 chunks) and ranking ties otherwise.
-        # Always the array: the same ranking in a merged 10,000-document index as in a small one.
-        union = Or(query)
-        union.matcher_type = Or.ARRAY_MATCHER
-        return union
+        return [(name, t, TOPIC_WEIGHT if name != "title" and t in topic else 1.0)
+                for name in QUERY_FIELDS for t in terms[name]]
 
     def close(self) -> None:
         self.cancel()
         with self._lock:
             self._searcher.close()
             self._ix.close()
+
+
+def _union(terms: list[tuple[str, str, float]]) -> Or:
+    """Whoosh's OR query of (field, term, boost) terms.
+
+    Whoosh picks its matcher by segment size: below 5,000 chunks it scores every posting into
+    an array, above it walks a tree of unions with block skipping, which ranks ties otherwise.
+    Always the array: the ranking ``bm25.top`` gives too, in a large index as in a small one.
+    """
+    union = Or([Term(name, t, boost=boost) for name, t, boost in terms])
+    union.matcher_type = Or.ARRAY_MATCHER
+    return union
 
 
 def _without_deleted(writer, segments):

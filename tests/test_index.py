@@ -218,3 +218,29 @@ def test_real_documents_answer_their_questions(tmp_path):
     ix.close()
     assert len(questions) >= 8
     assert found / len(questions) >= 0.6, (found, len(questions))
+
+
+def test_numpy_scoring_ranks_as_whoosh_does_over_segments_and_deletions(tmp_path):
+    from engine import bm25
+
+    index = ChunkIndex(tmp_path / "ix")
+    words = "예산 집행 계획 공고 결과 보고 위원회 심의 조례 규칙 시행 부서 협조 요청 회신 검토".split()
+    for batch in range(3):     # three segments, not merged
+        for n in range(12):
+            key = f"문서{batch}_{n}.hwpx"
+            text = " ".join(words[(batch * 5 + n + k * 3) % len(words)] for k in range(4 + n % 5))
+            for _key, rows in index_module.index_rows([item(key, [text, f"{text} 사본 {n}"])]):
+                index.put(key, rows)
+        index.commit(merge=False)
+    index.drop("문서1_3.hwpx")           # a deleted document inside a segment
+    index.commit(merge=False)
+    searcher = index._searcher
+    assert len(searcher.reader().leaf_readers()) >= 3 and searcher.reader().has_deletions()
+    for question in ("예산 집행 계획은 누가 심의하나요?", "조례 규칙", "회신 검토 요청 사본"):
+        terms = index._query_terms(question)
+        whoosh = [(r.docnum, r.score) for r in searcher.search(index_module._union(terms), limit=200)]
+        ours = bm25.top(searcher, terms, 200, index_module.BM25_B, index_module.BM25_K1, {})
+        assert len(ours) == len(whoosh) > 10
+        assert [round(s, 9) for _n, s in ours] == [round(s, 9) for _n, s in whoosh]
+        assert {n for n, _s in ours} == {n for n, _s in whoosh}
+    index.close()
