@@ -63,6 +63,7 @@ QUESTION_WORDS = frozenset("언제 며칠 얼마 얼마나 몇 누구 누가 어
                            "이름 것 수 등 때 중".split())
 QUERY_FIELDS = ("text", "grams", "title")
 ANALYSED_FIELDS = ("text", "title")   # the fields whose terms come from Kiwi (analyse_rows)
+PURGE_NOW_CHUNKS = 3000   # a segment holding deleted chunks is rewritten by the commit up to this size
 WRITER_MB = 16           # Whoosh's posting pool spills to disk past this (its estimate: ~2x in RSS)
 
 
@@ -119,6 +120,9 @@ class ChunkIndex:
         self._write_lock = threading.RLock()    # the staging writer
         self._writer = None
         self._unmerged = False                  # segments committed with merge=False since
+        self._fresh: set[str] = set()           # ... and their ids (merged among themselves at the end)
+        self._purger: threading.Thread | None = None
+        self._closed = False
         self.rebuilt = False
         self._lengths: dict = {}                # field lengths per segment, for bm25.top
         self._ix, self._searcher = self._open_or_create()
@@ -192,20 +196,54 @@ class ChunkIndex:
 
     def commit(self, merge: bool = True) -> None:
         """Make what was staged searchable (one new segment). ``merge=False`` leaves the segments
-        as they are — a refresh commits many batches and merges once at its end."""
+        as they are — a refresh commits many batches and merges once at its end (``_merge``)."""
         with self._write_lock, self._files():
             writer, self._writer = self._writer, None
             if writer is None:
                 if not (merge and self._unmerged):
                     return
                 writer = self._ix.writer()
-            if merge:   # merged, and no deleted chunk left on disk (see remove_documents)
-                writer.commit(mergetype=_merge_small_without_deleted)
+            if merge:
+                fresh = self._fresh
+                writer.commit(mergetype=lambda w, segments: _merge(w, segments, fresh))
+                self._fresh = set()
             else:
+                before = _segment_ids(self._ix)
                 writer.commit(merge=False)
+                self._fresh |= _segment_ids(self._ix) - before
             self._unmerged = not merge
             with self._lock:
                 self._reopen_searcher()
+                deleted = merge and self._searcher.reader().has_deletions()
+        if deleted:   # a segment too large to rewrite at once still holds deleted chunks
+            self._purge_soon()
+
+    def settle(self) -> None:
+        """Wait until no segment holds deleted chunks any more (see ``_purge``)."""
+        purger = self._purger
+        if purger is not None:
+            purger.join()
+
+    def _purge_soon(self) -> None:
+        with self._write_lock:
+            if self._purger is None or not self._purger.is_alive():
+                self._purger = threading.Thread(target=self._purge, name="noda-index-purge", daemon=True)
+                self._purger.start()
+
+    def _purge(self) -> None:
+        """Rewrite the segments that hold deleted chunks, so no removed text stays on disk.
+        A commit rewrites the small ones itself (PURGE_NOW_CHUNKS) and leaves the larger ones
+        to this thread (about 1.1 ms per chunk of the segment): the refresh that removed or
+        changed a file returns at once, and the old text leaves the disk seconds later."""
+        try:
+            with self._write_lock, self._files():
+                if self._writer is not None or self._closed or not self._searcher.reader().has_deletions():
+                    return   # a refresh is staging: its final commit starts this again
+                self._ix.writer(limitmb=WRITER_MB).commit(mergetype=_without_deleted)
+                with self._lock:
+                    self._reopen_searcher()
+        except IndexDamaged:   # the next search or refresh finds it too, and rebuilds the index
+            pass
 
     def cancel(self) -> None:
         """Forget what was staged since the last commit."""
@@ -232,7 +270,8 @@ class ChunkIndex:
     def remove_documents(self, keys: list[str]) -> None:
         """Drop every chunk of these keys (one commit). Whoosh only marks a deleted document, its
         stored text and terms would stay on disk: the segments holding one are rewritten without
-        it (``_without_deleted``), so a removed file or one the ACL now hides leaves no trace."""
+        it (``_merge`` at once, ``_purge`` right after for a large segment), so a removed file or one
+        the ACL now hides leaves no trace."""
         if not keys:
             return
         for key in keys:
@@ -330,6 +369,9 @@ class ChunkIndex:
 
     def close(self) -> None:
         self.cancel()
+        with self._write_lock:
+            self._closed = True
+        self.settle()
         with self._lock:
             self._searcher.close()
             self._ix.close()
@@ -361,9 +403,30 @@ def _without_deleted(writer, segments):
     return keep
 
 
-def _merge_small_without_deleted(writer, segments):
-    """Whoosh's MERGE_SMALL, then ``_without_deleted`` on the segments it kept."""
-    return _without_deleted(writer, MERGE_SMALL(writer, segments))
+def _merge(writer, segments, fresh: set[str]):
+    """The merge policy at the end of a refresh: Whoosh's MERGE_SMALL; then of the segments
+    this refresh wrote (``fresh`` ids), those under a quarter of the largest of them go into
+    the new segment (a cold refresh writes batches of doubling size: the small early ones
+    cost little to merge, and each segment costs its own copy of the vocabulary on disk —
+    1,000 files: 4 segments, 68 MB instead of 16 and 142 MB); then the segments holding
+    deleted chunks that are small enough to rewrite now (the others: ``ChunkIndex._purge``)."""
+    kept = MERGE_SMALL(writer, segments)
+    largest = max((s.doc_count_all() for s in kept if s.segment_id() in fresh), default=0)
+    keep = []
+    for segment in kept:
+        size = segment.doc_count_all()
+        if ((segment.segment_id() in fresh and size * 4 < largest)
+                or (segment.has_deletions() and size <= PURGE_NOW_CHUNKS)):
+            reader = SegmentReader(writer.storage, writer.schema, segment)
+            writer.add_reader(reader)   # deleted chunks are left out
+            reader.close()
+        else:
+            keep.append(segment)
+    return keep
+
+
+def _segment_ids(ix) -> set[str]:
+    return {segment.segment_id() for segment in ix._segments()}
 
 
 def passage_score(text: str, weights: dict[str, float], span: int = PASSAGE_SPAN) -> float:

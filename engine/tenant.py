@@ -65,11 +65,10 @@ MAX_LIMIT = 20
 # the value shown.
 REVIEW_CODES = frozenset({"OCR_TEXT", "FORMULA_NOT_CACHED", "TRUNCATED", "CONTENT_LIMIT", "OCR_PAGES_SKIPPED"})
 # A refresh commits a batch after BATCH_CHUNKS chunks or after its interval, which starts at
-# FIRST_BATCH_S (the first rows show soon) and doubles up to BATCH_SECONDS: few, large
+# FIRST_BATCH_S (the first rows show soon) and doubles after each batch: few, large
 # segments, since Whoosh's cost per segment grows with the distinct terms it holds.
 BATCH_CHUNKS = 20000
 FIRST_BATCH_S = 2.0
-BATCH_SECONDS = 30.0
 INDEX_SLICE = 100         # documents per index write when re-syncing a whole group
 STATE_VERSION = 1
 RECENT_DOCUMENTS = 16     # parsed Documents (and chunks) kept in memory for document()/chunks()
@@ -374,7 +373,10 @@ class Tenant:
         wanted = name_key(name)
         with self._lock:
             keys = [k for k in self._files if wanted in (name_key(k), name_key(k.rsplit("/", 1)[-1]))]
-            return keys, self._apply(self._acl, {}, keys, final=True) if keys else Removed()
+            freed = self._apply(self._acl, {}, keys, final=True) if keys else Removed()
+            for index in self._indexes.values():
+                index.settle()   # asked for explicitly: its text is off the disk when this returns
+            return keys, freed
 
     def _stage(self, acl: Acl, groups: dict, documents: list[tuple[dict, list[dict]]],
                dropped: set[str]) -> None:
@@ -660,7 +662,7 @@ class _Run:
             if (self.entries or self.removed) and (self.staged >= BATCH_CHUNKS
                                                    or time.monotonic() - self.last_commit >= self.interval):
                 self._commit()
-                self.interval = min(BATCH_SECONDS, self.interval * 2)
+                self.interval *= 2
 
     def _scan(self) -> dict[str, tuple[str, int, int]]:
         found = {}

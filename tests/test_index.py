@@ -244,3 +244,16 @@ def test_numpy_scoring_ranks_as_whoosh_does_over_segments_and_deletions(tmp_path
         assert [round(s, 9) for _n, s in ours] == [round(s, 9) for _n, s in whoosh]
         assert {n for n, _s in ours} == {n for n, _s in whoosh}
     index.close()
+
+
+def test_a_large_segment_loses_a_removed_documents_text_right_after_the_commit(tmp_path, monkeypatch):
+    monkeypatch.setattr(index_module, "PURGE_NOW_CHUNKS", 0)   # every segment counts as too large to wait for
+    index = ChunkIndex(tmp_path / "ix")
+    index.replace_documents([item("남길.hwpx", ["예산 집행 계획 보고"]), item("지울.hwpx", ["얼룩말뿔 사육 예산"])])
+    index.remove_documents(["지울.hwpx"])
+    assert index.search("얼룩말뿔") == []        # not searchable from the commit on
+    index.settle()
+    on_disk = b"".join(p.read_bytes() for p in (tmp_path / "ix").iterdir() if p.is_file())
+    assert "얼룩말뿔".encode() not in on_disk and "집행".encode() in on_disk
+    assert [h["filename"] for h in index.search("예산")] == ["남길.hwpx"]
+    index.close()
