@@ -27,7 +27,6 @@ from typing import Any, Callable, Optional
 import pebble
 
 from engine import wording
-
 from engine.cache import ParseCache
 from engine.chunking import chunk_document
 from engine.limits import Limits

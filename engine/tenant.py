@@ -38,7 +38,6 @@ from typing import Callable, Optional
 import platformdirs
 
 from engine import wording
-
 from engine.acl import Acl, is_acl_file, load_acl
 from engine.analyzer import kiwi
 from engine.cache import ParseCache, parser_generation

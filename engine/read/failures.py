@@ -23,7 +23,6 @@ class ContentLimit(Exception):
     """The Document is as large as the memory limit allows; what was added so far stays."""
 
 
-
 def unreadable(filename: str, fmt: str, code: str, *, size: int = 0,
                container_path: Sequence[str] = (), detail: str = "",
                sha256: Optional[str] = None) -> Document:

@@ -11,9 +11,8 @@ from __future__ import annotations
 import csv
 import io
 
-from engine.read.failures import ReadFailure
-
 from engine.model import Cell
+from engine.read.failures import ReadFailure
 from engine.read.formats.base import DocumentBuilder
 from engine.read.formats.text import decode_text
 from engine.read.formats.xlsx import cell_range

@@ -25,9 +25,8 @@ from typing import Optional
 
 import olefile
 
-from engine.read.failures import ReadFailure
-
 from engine.model import Cell
+from engine.read.failures import ReadFailure
 from engine.read.formats.base import DocumentBuilder
 from engine.read.formats.docx import meaningful_title
 from engine.read.formats.ole import ole_title

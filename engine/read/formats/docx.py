@@ -19,9 +19,8 @@ from docx.opc.part import XmlPart
 from docx.oxml import parse_xml
 from docx.oxml.ns import qn
 
-from engine.read.failures import ReadFailure
-
 from engine.model import Cell, Table
+from engine.read.failures import ReadFailure
 from engine.read.formats.base import DocumentBuilder
 from engine.read.formats.zipsafe import slim_package
 

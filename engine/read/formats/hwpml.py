@@ -16,7 +16,6 @@ from __future__ import annotations
 from lxml import etree
 
 from engine.read.failures import ReadFailure
-
 from engine.read.formats.base import DocumentBuilder
 from engine.read.formats.hwpx.emit import emit_paragraph
 from engine.read.formats.hwpx.section import CellNode, Note, Para, Table

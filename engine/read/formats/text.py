@@ -11,7 +11,6 @@ import codecs
 import re
 
 from engine.read.failures import ReadFailure
-
 from engine.read.formats.base import DocumentBuilder
 
 LONG_PARAGRAPH = 2000       # characters: a longer blank-line paragraph is split at its line breaks

@@ -12,7 +12,6 @@ import xlrd
 from xlrd.biffh import XLRDError
 
 from engine.read.failures import ReadFailure
-
 from engine.read.formats.base import DocumentBuilder
 from engine.read.formats.docx import meaningful_title
 from engine.read.formats.ole import ole_title

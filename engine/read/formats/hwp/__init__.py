@@ -14,7 +14,6 @@ from contextlib import contextmanager
 from typing import Iterator, Optional
 
 from engine.read.failures import ReadFailure
-
 from engine.read.formats.base import DocumentBuilder
 from engine.read.formats.hwp.body import Para, SectionReader
 from engine.read.formats.hwp.container import HwpContainer, inflate

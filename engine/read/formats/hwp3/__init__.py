@@ -17,7 +17,6 @@ import struct
 import zlib
 
 from engine.read.failures import ReadFailure
-
 from engine.read.formats.base import DocumentBuilder
 from engine.read.formats.hwp3.hchar import hchar_string
 from engine.read.formats.hwp3.paragraphs import Reader, StreamError

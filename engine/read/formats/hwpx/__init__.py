@@ -12,7 +12,6 @@ import zipfile
 import zlib
 
 from engine.read.failures import ReadFailure
-
 from engine.read.formats.base import DocumentBuilder
 from engine.read.formats.hwpx.emit import emit_paragraph
 from engine.read.formats.hwpx.package import Package
