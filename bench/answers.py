@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.answer import answer  # noqa: E402
-from engine.tenant import Tenant  # noqa: E402
+from engine.library.tenant import Tenant  # noqa: E402
 from tests.corpus import CORPUS, SHARED, document_of, squash, truth_files  # noqa: E402
 
 KORQUAD = SHARED / "bench" / "korquad_dev"

@@ -60,7 +60,7 @@ def one_restart(work: Path, docs: int) -> dict:
 
 def prepare(work: Path, docs: int) -> None:
     from bench.gui_stall import make_documents
-    from engine.tenant import Tenant
+    from engine.library.tenant import Tenant
 
     folder = work / "문서"
     if not folder.is_dir():

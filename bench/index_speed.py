@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("NODA_SHARED") or ROOT.parent / "shared") / "corpus"
 # A private copy of engine/: others may edit the tree while this runs, and any edit
-# to the reading code starts a new parse-cache generation (engine/cache.py).
+# to the reading code starts a new parse-cache generation (engine/library/cache.py).
 CODE = Path(tempfile.mkdtemp(prefix="noda-bench-code-"))
 shutil.copytree(ROOT / "engine", CODE / "engine", ignore=shutil.ignore_patterns("__pycache__"))
 sys.path.insert(0, str(CODE))
@@ -41,7 +41,7 @@ import pymupdf  # noqa: E402
 from docx import Document as Docx  # noqa: E402
 from openpyxl import Workbook  # noqa: E402
 
-from engine.tenant import Tenant  # noqa: E402
+from engine.library.tenant import Tenant  # noqa: E402
 
 WORDS = ("지원 사업 신청 기간 대상 예산 집행 계획 공고 결과 보고 위원회 심의 의결 조례 규칙 시행 "
          "부서 담당 협조 요청 회신 검토 승인 결재 문서 번호 수신 발신 참조 붙임 목록 기준 금액 "
@@ -113,7 +113,7 @@ def build_folder(folder: Path, docs: int, seed: int = 7) -> int:
 WARM_SCRIPT = """
 import json, sys, time
 started = time.perf_counter()
-from engine.tenant import Tenant
+from engine.library.tenant import Tenant
 imported = time.perf_counter()
 tenant = Tenant(sys.argv[1], cache_root=sys.argv[2])
 report = tenant.refresh()

@@ -31,8 +31,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--limit", type=int, default=10)
     args = parser.parse_args()
+    from engine.library.tenant import Tenant
     from engine.phrases import has_phrases
-    from engine.tenant import Tenant
 
     work = Path(tempfile.mkdtemp(prefix="noda-phrase-"))
     folder = work / "corpus"

@@ -61,7 +61,7 @@ def main() -> None:
     from engine.read.parse import parse_path
     from engine.read.review import review_warnings
 
-    from engine.tenant import REVIEW_CODES
+    from engine.library.tenant import REVIEW_CODES
 
     rows = []
     review = {"before": 0, "after": 0, "files": 0}

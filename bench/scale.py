@@ -322,7 +322,7 @@ def _questions(count: int = QUESTIONS) -> list[str]:
 def child(phase: str, spec: dict) -> None:
     started = time.perf_counter()
     sys.path.insert(0, spec["code"])
-    from engine.tenant import Tenant
+    from engine.library.tenant import Tenant
 
     imported = time.perf_counter()
     folder, cache = Path(spec["folder"]), Path(spec["cache"])

@@ -480,7 +480,7 @@ def index_rows(items: list[tuple[str, Document, list[Chunk]]],
 
     Without ``analysed`` the ``text`` and ``title`` fields hold the texts themselves, for
     ``analyse_rows`` to turn into Kiwi terms elsewhere: parse workers compute everything else
-    (bigrams, metadata; engine/refresh.py) and the engine process, which holds the one Kiwi
+    (bigrams, metadata; engine/library/workers.py) and the engine process, which holds the one Kiwi
     it needs to search anyway, analyses them — one Kiwi per app, not one per worker.
     """
     rows = [(key, [_fields(key, doc, chunk) for chunk in chunks]) for key, doc, chunks in items]

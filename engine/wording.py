@@ -153,7 +153,7 @@ def folder_summary(total: int, readable: int, unreadable: int) -> str:
     return f"모두 {total}개 중 {readable}개 읽음, {unreadable}개 못 읽음"
 
 
-# Tenant texts (engine/tenant.py and the noda documents / search / cache commands).
+# Tenant texts (engine/library/tenant.py and the noda documents / search / cache commands).
 TENANT_TEXTS: dict[str, str] = {
     "ACL_BROKEN": "권한 파일(ACL.json)을 읽지 못해 모든 문서를 잠갔습니다 — JSON 형식과 칸 이름(default, rules, files, allow)을 고쳐 주십시오",
     "documents": "문서 {total}개: 읽음 {readable}개, 못 읽음 {unreadable}개, 확인 필요 {needs_review}개, 조각 {chunks}개",

@@ -63,11 +63,11 @@ def cmd_parse(args) -> int:
 def _parse_each(paths: list[str], names: dict[str, str], timeout_s: float | None = None,
                 folder: Optional[str] = None):
     """Each file's Documents, in order, read in worker processes under the same time and memory
-    limits as a folder refresh (engine/refresh.py): a file that hangs or blows up costs only itself."""
+    limits as a folder refresh (engine/library/workers.py): a file that hangs or blows up costs only itself."""
     from collections import deque
 
+    from engine.library.workers import FILE_TIMEOUT_S, WorkerPool, failed_document, read_job
     from engine.limits import DEFAULT_LIMITS
-    from engine.refresh import FILE_TIMEOUT_S, WorkerPool, failed_document, read_job
 
     from engine.read.failures import unreadable
 
@@ -131,7 +131,7 @@ def cmd_chunk(args) -> int:
 
 def _open_tenant(folder):
     """The folder as a refreshed Tenant, with progress on a terminal's stderr."""
-    from engine.tenant import Tenant
+    from engine.library.tenant import Tenant
     from noda_desktop.paths import cache_dir
 
     tenant = Tenant(folder, cache_root=cache_dir())
@@ -350,7 +350,7 @@ def _print_skipped(skipped: list[dict]) -> None:
 def cmd_cache(args) -> int:
     """noda cache purge [--folder F] [--file NAME]: delete what the cache holds (all of it, one folder's,
     or one file's), following no link out of the cache, and say exactly what was deleted."""
-    from engine.tenant import Tenant, known_folders, purge
+    from engine.library.tenant import Tenant, known_folders, purge
     from noda_desktop.paths import cache_dir
 
     root = cache_dir()

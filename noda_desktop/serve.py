@@ -41,7 +41,7 @@ def saved_registry(folders=(), *, editable: bool = True) -> Registry:
     saved = settings_store.load()
 
     def open_tenant(folder: Path):
-        from engine.tenant import Tenant
+        from engine.library.tenant import Tenant
         return Tenant(folder, cache_root=saved.cache_root(), limits=saved.parse_limits())
 
     def remember(current: list[Path]) -> None:

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from engine.acl import LOCKED, PUBLIC, is_acl_file, load_acl, parse_acl
+from engine.library.acl import LOCKED, PUBLIC, is_acl_file, load_acl, parse_acl
 
 HR = {"default": ["*"], "rules": [{"files": "인사_*.hwpx", "allow": ["hr", "대표"]}]}
 

@@ -11,8 +11,8 @@ from openpyxl import Workbook
 
 from engine import wording
 from engine.answer import answer, split_lines
+from engine.library.tenant import Tenant
 from engine.question_cues import analyze, line_cues
-from engine.tenant import Tenant
 from noda_desktop import cli
 
 

@@ -9,8 +9,8 @@ import pytest
 
 from engine import answer as answer_module
 from engine.answer import answer, choose_lines
+from engine.library.tenant import Tenant
 from engine.question_cues import analyze, field_weight, full_cues, line_cues
-from engine.tenant import Tenant
 
 
 def _rfp_bytes() -> bytes:

@@ -9,7 +9,7 @@ from engine import wording
 from engine.api import Registry, handle
 from engine.api import registry as registry_module
 from engine.api.fit import fit, size
-from engine.tenant import Tenant
+from engine.library.tenant import Tenant
 from tests.documents import docx_bytes
 
 NOTICE = "신청기간은 8월 28일까지다."

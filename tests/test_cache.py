@@ -4,7 +4,7 @@ from __future__ import annotations
 import gzip
 import os
 
-from engine.cache import ParseCache, parser_generation
+from engine.library.cache import ParseCache, parser_generation
 from engine.limits import Limits
 from engine.model import Block, Document, Source
 from engine.read.failures import unreadable

@@ -1,6 +1,6 @@
 """CSV/TSV files are one table, decoded like .txt files, each cell with its address."""
+from engine.library.tenant import Tenant
 from engine.read.parse import parse_bytes
-from engine.tenant import Tenant
 
 BUDGET = "구분,예산,비고\n인건비,\"1,000\",\"쉼표, 따옴표 포함\"\n운영비,500,\n"
 

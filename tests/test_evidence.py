@@ -9,7 +9,7 @@ import pytest
 
 from engine import wording
 from engine.evidence import evidence_html, mark_quote
-from engine.tenant import Tenant
+from engine.library.tenant import Tenant
 from tests.corpus import CORPUS, requires_corpus
 from tests.documents import docx_bytes as _docx_bytes
 

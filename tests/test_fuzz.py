@@ -28,10 +28,10 @@ import openpyxl
 import pytest
 
 from engine import jsonout
+from engine.library.workers import Outcome, WorkerPool, failed_document
 from engine.limits import DEFAULT_LIMITS, MB
 from engine.read.memguard import guard
 from engine.read.parse import parse_path
-from engine.refresh import Outcome, WorkerPool, failed_document
 from noda_desktop.cli import main
 from tests import hostile
 from tests.corpus import CORPUS

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from engine import wording
-from engine.cache import ParseCache
 from engine.index import ChunkIndex
-from engine.tenant import Tenant
+from engine.library.cache import ParseCache
+from engine.library.tenant import Tenant
 from noda_desktop.cli import main
 from tests.documents import docx_bytes
 

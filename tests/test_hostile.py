@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from engine import jsonout
+from engine.library.workers import Outcome, WorkerPool, failed_document, read_job
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.read.detect import detect
 from engine.read.formats.xlsx import SharedStrings
 from engine.read.formats.zipsafe import ExpansionBudget
 from engine.read.parse import parse_bytes, parse_path
-from engine.refresh import Outcome, WorkerPool, failed_document, read_job
 from noda_desktop.cli import _parse_each, main
 from tests import hostile
 from tests.documents import docx_bytes

@@ -7,10 +7,10 @@ from dataclasses import replace
 import pymupdf
 import pytest
 
+from engine.library.tenant import Tenant
 from engine.limits import DEFAULT_LIMITS
 from engine.read import ocr
 from engine.read.parse import parse_bytes
-from engine.tenant import Tenant
 from tests.test_image_ocr import picture
 from tests.test_tenant import docx_bytes
 

@@ -8,8 +8,8 @@ import pytest
 
 from engine.answer import answer
 from engine.evidence import evidence_html
+from engine.library.tenant import Tenant
 from engine.read import ocr
-from engine.tenant import Tenant
 from tests.corpus import CORPUS, requires_corpus
 
 PICTURE = "img_moef_2025년2분기_보도자료_p1.png"

@@ -58,7 +58,7 @@ def test_split_query_and_has_phrases():
 
 def test_a_phrase_reaches_the_tenant_search_and_the_api(tmp_path):
     from engine.api import Registry, handle
-    from engine.tenant import Tenant
+    from engine.library.tenant import Tenant
     folder = tmp_path / "문서"
     folder.mkdir()
     (folder / "가.txt").write_text("보고\n\n해외직접투자 동향을 보고합니다.\n", encoding="utf-8")

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.acl import parse_acl
+from engine.library.acl import parse_acl
+from engine.library.tenant import Tenant, purge
 from engine.names import name_key, shown_name
-from engine.tenant import Tenant, purge
 from noda_desktop.cli import main
 from tests.documents import docx_bytes
 

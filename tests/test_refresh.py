@@ -4,10 +4,10 @@ from __future__ import annotations
 import os
 import time
 
-from engine.cache import ParseCache
 from engine.index import analyse_rows
+from engine.library.cache import ParseCache
+from engine.library.workers import Outcome, WorkerPool, failed_document, refresh_job
 from engine.limits import DEFAULT_LIMITS
-from engine.refresh import Outcome, WorkerPool, failed_document, refresh_job
 
 
 def misbehave(kind: str) -> str:
@@ -107,7 +107,7 @@ def read_and_tell_whether_kiwi_loaded(path: str, cache: str) -> bool:
 def test_refresh_workers_read_without_a_kiwi_of_their_own(tmp_path):
     from docx import Document as Docx
 
-    from engine.refresh import start_worker
+    from engine.library.workers import start_worker
 
     path = tmp_path / "공고.docx"
     docx = Docx()

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import json
 
-from engine import tenant as tenant_module
-from engine.tenant import Tenant
+from engine.library import refresh as refresh_module
+from engine.library.tenant import Tenant
 from tests.test_tenant import docx_bytes
 
 
@@ -17,7 +17,7 @@ def folder_of(tmp_path, n: int):
 
 
 def test_batches_go_to_the_journal_and_the_end_of_the_refresh_folds_it(tmp_path, monkeypatch):
-    monkeypatch.setattr(tenant_module, "FIRST_BATCH_S", 0.0)      # a batch after every file
+    monkeypatch.setattr(refresh_module, "FIRST_BATCH_S", 0.0)      # a batch after every file
     folder = folder_of(tmp_path, 5)
     tenant = Tenant(folder, cache_root=tmp_path / "cache", workers=1)
     seen = []

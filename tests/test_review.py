@@ -1,11 +1,11 @@
 """Geometry warnings (side-by-side pages, tables cut by a page end, text boxes), the heading outline,
 and which warnings put a document under review."""
+from engine.library.tenant import REVIEW_CODES
 from engine.model import Cell, Document, Source
 from engine.read.formats.base import DocumentBuilder
 from engine.read.outline import sections
 from engine.read.parse import parse_bytes
 from engine.read.review import review_warnings, side_by_side_pages, split_tables
-from engine.tenant import REVIEW_CODES
 from tests.documents import docx_bytes
 
 LINE = "가나다라마바사아자차카타파하 " * 3

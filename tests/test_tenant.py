@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from docx import Document as Docx
 
-from engine.tenant import MAX_LIMIT, REVIEW_CODES, Progress, Tenant, purge
+from engine.library.tenant import MAX_LIMIT, REVIEW_CODES, Progress, Tenant, purge
 from tests.corpus import CORPUS, requires_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -323,9 +323,9 @@ def test_cancel_stops_and_the_next_refresh_finishes(tmp_path):
 
 RESUME_SCRIPT = """
 import sys, time
-from engine import tenant
-from engine.tenant import Tenant
-tenant.FIRST_BATCH_S = 0.0   # commit after every result, so batches exist before the kill however fast parsing is
+from engine.library import refresh
+from engine.library.tenant import Tenant
+refresh.FIRST_BATCH_S = 0.0   # commit after every result, so batches exist before the kill however fast parsing is
 def progress(p):
     print(p.phase, p.done, flush=True)
     if p.phase == "parse" and p.done >= 30:

@@ -1,9 +1,9 @@
 """Plain .txt files are documents: encodings, title, paragraphs, and what text is not."""
 import codecs
 
+from engine.library.tenant import Tenant
 from engine.read.detect import detect
 from engine.read.parse import parse_bytes
-from engine.tenant import Tenant
 
 ARTICLE = "해외직접투자 동향\n\n2024년 1분기 해외직접투자액은 150억 달러입니다.\n전년 같은 분기보다 늘었습니다.\n\n둘째 문단입니다.\n"
 

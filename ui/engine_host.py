@@ -63,7 +63,7 @@ def host_main(conn, warm_up: bool = True, api_class: Optional[type] = None) -> N
     """
     from engine.analyzer import korean_terms
     from engine.api import calls
-    from engine.tenant import Tenant
+    from engine.library.tenant import Tenant
 
     if hasattr(os, "nice"):
         os.nice(ENGINE_NICENESS)      # the window comes first; parser processes inherit this

@@ -4,7 +4,7 @@ The API routes, the ``noda`` CLI and the window's engine process all answer,
 look up context, verify and draw evidence through these functions, so the
 defaults (how many chunks an answer looks at, the cap of 20) and the choice
 between the extractive answer and the LLM gateway live in one place.
-``tenant`` is an engine Tenant (engine/tenant.py).
+``tenant`` is an engine Tenant (engine/library/tenant.py).
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from engine import verify as _verify
 from engine.answer import answer as extract
 from engine.evidence import evidence_html
 from engine.gateway.grounded import answer_with_saved, saved_gateway
-from engine.tenant import MAX_LIMIT
+from engine.library.tenant import MAX_LIMIT
 
 EXTRACT_LIMIT = 5       # chunks an extractive answer ranks first
 LLM_LIMIT = 10          # chunks of evidence the gateway is given

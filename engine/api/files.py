@@ -1,7 +1,7 @@
 """One file sent to the API (/parse, /chunk): read in a worker process under a time limit, never stored.
 
 A caller's file can be hostile: readers run in child processes (pebble, the
-spawn start method, as for folders in engine/refresh.py), so a file that
+spawn start method, as for folders in engine/library/workers.py), so a file that
 hangs becomes ``TIMEOUT`` and one that crashes its worker becomes
 ``CORRUPT`` — the server itself keeps serving. The bytes are not written
 anywhere and not put in the parse cache.
@@ -18,11 +18,11 @@ from typing import Optional
 
 import pebble
 
+from engine.library.workers import Outcome, failed_document
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import Document
 from engine.read import memguard
 from engine.read.parse import parse_bytes
-from engine.refresh import Outcome, failed_document
 
 DEFAULT_MAX_UPLOAD = 100 * 1024 * 1024   # bytes of one file (NODA_MAX_UPLOAD overrides)
 PARSE_WORKERS = 2

@@ -201,5 +201,5 @@ def folder_signature(folder: Path) -> Optional[int]:
 
 
 def _open_tenant(folder: Path):
-    from engine.tenant import Tenant
+    from engine.library.tenant import Tenant
     return Tenant(folder)

@@ -63,7 +63,7 @@ class TextPass:
 def text_pass():
     """Within this block readers do no OCR: where a page or picture would need it they note it
     (``defer``) instead. A refresh reads every file this way first, so text search is ready
-    soon, and reads the files that needed OCR again after all the others (engine/refresh.py)."""
+    soon, and reads the files that needed OCR again after all the others (engine/library/workers.py)."""
     current = TextPass()
     _TEXT_PASS.append(current)
     try:

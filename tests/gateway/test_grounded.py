@@ -8,7 +8,7 @@ import pytest
 from engine import wording
 from engine.gateway import Gateway, GatewayConfig
 from engine.gateway import grounded
-from engine.tenant import Tenant
+from engine.library.tenant import Tenant
 from tests.gateway import samples
 from tests.gateway.llm_server import Answer, LLMServer
 from tests.gateway.test_offline import make_tenant

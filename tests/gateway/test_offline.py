@@ -78,7 +78,7 @@ def make_tenant(folder: Path) -> None:
 
 def test_a_session_with_the_gateway_off_makes_no_connection(net_log, tmp_path):
     from engine.gateway import grounded
-    from engine.tenant import Tenant
+    from engine.library.tenant import Tenant
 
     folder = tmp_path / "갑"
     make_tenant(folder)

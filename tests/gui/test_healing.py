@@ -5,7 +5,7 @@ import os
 from pathlib import Path
 
 from engine import wording
-from engine.tenant import Tenant
+from engine.library.tenant import Tenant
 from tests.gui.samples import docx_bytes
 from ui.main_window import MainWindow
 

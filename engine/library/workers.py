@@ -27,8 +27,8 @@ from typing import Any, Callable, Optional
 import pebble
 
 from engine import wording
-from engine.cache import ParseCache
 from engine.chunking import chunk_document
+from engine.library.cache import ParseCache
 from engine.limits import Limits
 from engine.model import Document, Warning
 from engine.read import memguard, ocr
@@ -99,7 +99,7 @@ def documents_read(docs: list[Document], index_rows: Callable) -> list[tuple[dic
 def start_worker() -> None:
     """A refresh worker's start: the readers and the index rows imported before its first
     file's time limit runs."""
-    import engine.index  # noqa: F401  (the parsers come with engine.refresh itself)
+    import engine.index  # noqa: F401  (the parsers come with this module itself)
 
 
 def summary(doc: Document, chunks: int) -> dict:
