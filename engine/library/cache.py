@@ -39,9 +39,9 @@ from engine.private import Removed, private_dir, remove
 
 KEEP_GENERATIONS = 2
 # Engine modules that only use finished Documents: editing them needs no re-read.
-NOT_READING = ("acl.py", "analyzer.py", "answer.py", "cache.py", "chunking.py", "context.py",
-               "evidence.py", "index.py", "question_cues.py", "refresh.py", "tenant.py",
-               "verify.py", "gateway/", "jsonout.py", "names.py", "private.py", "memguard.py")
+NOT_READING = ("library/", "analyzer.py", "answer.py", "chunking.py", "context.py", "evidence.py", "index.py",
+               "question_cues.py", "verify.py", "gateway/", "jsonout.py", "names.py", "private.py",
+               "read/memguard.py", "results.py")
 _EXT = re.compile(r"\.[a-z0-9]{1,8}$")
 
 
