@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Optional
 
 from openpyxl.utils.cell import get_column_letter, range_boundaries
@@ -61,6 +62,18 @@ class Chunk:
 
 def clean_text(text: str) -> str:
     """No-break spaces and control characters become spaces; blank lines and edge spaces go."""
+    return _clean_short(text) if len(text) <= SHORT_TEXT else _clean(text)
+
+
+SHORT_TEXT = 200   # characters: table cells and the like, which repeat (numbers, units, names)
+
+
+@lru_cache(maxsize=65536)
+def _clean_short(text: str) -> str:
+    return _clean(text)
+
+
+def _clean(text: str) -> str:
     text = _CONTROL.sub(" ", _INVISIBLE.sub("", text.replace("\r\n", "\n").replace("\r", "\n")))
     lines = (_SPACES.sub(" ", line).strip() for line in text.split("\n"))
     return "\n".join(line for line in lines if line)
@@ -259,14 +272,15 @@ class _Chunker:
 
 def _rows(table: Table) -> list[tuple[int, str, list[Cell]]]:
     """(row index, 'a | b | c', cells) for every row with text, top to bottom."""
-    by_row: dict[int, list[Cell]] = {}
+    by_row: dict[int, list[tuple[Cell, str]]] = {}
     for c in table.cells:
-        if clean_text(c.text):
-            by_row.setdefault(c.row, []).append(c)
+        text = clean_text(c.text)
+        if text:
+            by_row.setdefault(c.row, []).append((c, text))
     out = []
     for r in sorted(by_row):
-        cells = sorted(by_row[r], key=lambda c: c.col)
-        out.append((r, " | ".join(clean_text(c.text).replace("\n", " ") for c in cells), cells))
+        row = sorted(by_row[r], key=lambda ct: ct[0].col)
+        out.append((r, " | ".join(text.replace("\n", " ") for _c, text in row), [c for c, _t in row]))
     return out
 
 

@@ -206,5 +206,10 @@ _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 def _build(kind, data: dict):
     """Make a dataclass from a dict, ignoring keys the class does not know."""
-    names = {f.name for f in fields(kind)}
+    names = _KNOWN.get(kind)
+    if names is None:   # once per class: reading a large document builds hundreds of thousands
+        names = _KNOWN[kind] = frozenset(f.name for f in fields(kind))
     return kind(**{k: v for k, v in data.items() if k in names})
+
+
+_KNOWN: dict[type, frozenset[str]] = {}
