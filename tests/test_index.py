@@ -257,3 +257,22 @@ def test_a_large_segment_loses_a_removed_documents_text_right_after_the_commit(t
     assert "얼룩말뿔".encode() not in on_disk and "집행".encode() in on_disk
     assert [h["filename"] for h in index.search("예산")] == ["남길.hwpx"]
     index.close()
+
+
+def test_the_end_of_a_refresh_merges_its_small_batches_and_keeps_its_largest(tmp_path):
+    index = ChunkIndex(tmp_path / "ix")
+    n = 0
+    for size in (1, 2, 4, 16):            # batches of growing size, as a refresh commits them
+        for _ in range(size):
+            n += 1
+            key = f"문서{n}.hwpx"
+            for _key, rows in index_module.index_rows([item(key, [f"예산 집행 계획 {n}번"])]):
+                index.put(key, rows)
+        index.commit(merge=False)
+    assert len(index._ix._segments()) == 4
+    largest = max(index._ix._segments(), key=lambda s: s.doc_count_all()).segment_id()
+    index.commit(merge=True)
+    segments = index._ix._segments()
+    assert len(segments) == 2 and largest in {s.segment_id() for s in segments}
+    assert index.chunk_count() == n
+    index.close()
