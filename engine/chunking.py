@@ -11,13 +11,12 @@ are copied from the Document, never made up.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 from typing import Optional
 
 from openpyxl.utils.cell import get_column_letter, range_boundaries
 
+from engine.korean import CHUNK_BREAK, clean_text
 from engine.model import Block, Cell, Document, Table
 from engine.read.outline import heading_level
 
@@ -31,10 +30,6 @@ REPEATED_KINDS = ("header", "footer")
 # A first row longer than this share of the budget is not repeated as a header.
 HEADER_SHARE = 3
 
-_INVISIBLE = re.compile(r"[\u00ad\u200b-\u200d\u2060\ufeff]")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u00a0\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\t]")
-_SPACES = re.compile(r" {2,}")
-_SENTENCE_END = re.compile(r"(?<=[.!?。…])\s+|\n+")
 
 
 
@@ -60,32 +55,13 @@ class Chunk:
         return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
 
 
-def clean_text(text: str) -> str:
-    """No-break spaces and control characters become spaces; blank lines and edge spaces go."""
-    return _clean_short(text) if len(text) <= SHORT_TEXT else _clean(text)
-
-
-SHORT_TEXT = 200   # characters: table cells and the like, which repeat (numbers, units, names)
-
-
-@lru_cache(maxsize=65536)
-def _clean_short(text: str) -> str:
-    return _clean(text)
-
-
-def _clean(text: str) -> str:
-    text = _CONTROL.sub(" ", _INVISIBLE.sub("", text.replace("\r\n", "\n").replace("\r", "\n")))
-    lines = (_SPACES.sub(" ", line).strip() for line in text.split("\n"))
-    return "\n".join(line for line in lines if line)
-
-
 def split_sentences(text: str, limit: int) -> list[str]:
     """Pieces of at most ``limit`` characters, cut after sentence ends (else at spaces)."""
     if len(text) <= limit:
         return [text]
     pieces: list[str] = []
     current = ""
-    for sentence in _SENTENCE_END.split(text):
+    for sentence in CHUNK_BREAK.split(text):
         for part in _hard_split(sentence.strip(), limit):
             if current and len(current) + 1 + len(part) > limit:
                 pieces.append(current)

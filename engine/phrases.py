@@ -12,7 +12,8 @@ stored text is checked.
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from engine.korean import compact
 
 _QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|「([^」]*)」|『([^』]*)』')
 
@@ -22,15 +23,10 @@ def split_query(query: str) -> tuple[str, list[str]]:
     phrases = [next(g for g in m.groups() if g is not None).strip() for m in _QUOTED.finditer(query)]
     plain = _QUOTED.sub(lambda m: " " + next(g for g in m.groups() if g is not None) + " ", query)
     plain = " ".join(plain.replace('"', " ").split())
-    return plain, [p for p in phrases if squash(p)]
-
-
-def squash(text: str) -> str:
-    """NFKC, lower case, no whitespace: how a phrase is compared with a text."""
-    return "".join(unicodedata.normalize("NFKC", text).lower().split())
+    return plain, [p for p in phrases if compact(p)]
 
 
 def has_phrases(text: str, phrases: list[str]) -> bool:
     """Whether every phrase occurs in ``text`` (spaces, case and width aside)."""
-    flat = squash(text)
-    return all(squash(p) in flat for p in phrases)
+    flat = compact(text)
+    return all(compact(p) in flat for p in phrases)

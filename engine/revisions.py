@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from engine.korean import one_line
 from engine.model import Document, Table
 
 HEADER_ROWS = 3  # the 현행 | 개정안 header is looked for in this many first rows
@@ -68,12 +69,12 @@ def revisions_for_text(doc: Document, block_ids: list[str], text: str) -> list[d
     For a citation: pass the chunk's ``blocks`` and the quoted text; returns the
     seed's shape ``{kind, label, current, revised}``.
     """
-    flat = _squash(text)
+    flat = one_line(text)
     out = []
     for entry in doc.structure.revisions:
         if entry.get("block") not in block_ids:
             continue
-        sides = [_squash(entry.get("current", "")), _squash(entry.get("revised", ""))]
+        sides = [one_line(entry.get("current", "")), one_line(entry.get("revised", ""))]
         if any(side and (side in flat or (len(flat) >= MIN_QUOTE and flat in side))
                for side in sides):
             out.append({k: entry[k] for k in ("kind", "label", "current", "revised")})
@@ -99,9 +100,9 @@ def _header(table: Table) -> Optional[tuple[int, int, int]]:
 def _classify(current: str, revised: str) -> tuple[str, Optional[str]]:
     cur_label, cur_body = _split_label(current)
     rev_label, rev_body = _split_label(revised)
-    if not current or _ADDED.match(_squash(cur_body)):
+    if not current or _ADDED.match(one_line(cur_body)):
         return "added", rev_label
-    if not revised or _DELETED.match(_squash(rev_body)):
+    if not revised or _DELETED.match(one_line(rev_body)):
         return "deleted", cur_label
     same = _is_same(rev_body) or _words(cur_body) == _words(rev_body)
     if same and cur_label and rev_label and cur_label != rev_label:
@@ -121,7 +122,7 @@ def _split_label(text: str) -> tuple[Optional[str], str]:
 
 def _is_same(body: str) -> bool:
     """Whether a revised cell only says 'as now': dashes, 「(현행과 같음)」, 「(생 략)」."""
-    rest = _squash(body)
+    rest = one_line(body)
     if _SAME.match(rest):
         return True
     rest = re.sub(r"^[(（][^)）]*[)）]", "", rest).strip()  # the article heading, e.g. 「(정의)」
@@ -130,7 +131,3 @@ def _is_same(body: str) -> bool:
 
 def _words(text: str) -> str:
     return re.sub(r"\s+", "", text)
-
-
-def _squash(text: str) -> str:
-    return " ".join((text or "").split())

@@ -17,12 +17,11 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from engine.korean import DIGIT_COMMA, one_line, split_sentences
+
 NUMBER = re.compile(r"[0-9][0-9,.]+")
 _REF = re.compile(r"\[(\d+)\]")
 _SHORT_YEAR = re.compile(r"[’‘'`]\s?([0-9]{2})(?![0-9])")
-_DIGIT_COMMA = re.compile(r"(?<=[0-9]),(?=[0-9])")
-# A sentence ends at . ! ? (not after a digit, so "2024. 6. 21." stays whole) or at a line break.
-_SENTENCE_END = re.compile(r"(?<=[^0-9\s][.!?。])\s+|\n+")
 
 
 def verify(tenant, answer_text: str, sources: list[dict], citations: Optional[list[dict]] = None,
@@ -81,7 +80,7 @@ def _checked_citation(citation: dict, found) -> dict:
         "doc_id": chunk.doc_id if chunk else citation.get("doc_id"),
         "chunk_id": chunk.id if chunk else citation.get("chunk_id"),
         "quote": quote,
-        "found": chunk is not None and bool(_squash(quote)) and _squash(quote) in _squash(chunk.text),
+        "found": chunk is not None and bool(one_line(quote)) and one_line(quote) in one_line(chunk.text),
         "filename": name,
         "anchors": chunk.anchors if chunk else [],
     }
@@ -89,15 +88,6 @@ def _checked_citation(citation: dict, found) -> dict:
 
 def _key(source: dict) -> dict:
     return {"doc_id": source.get("doc_id"), "chunk_id": source.get("chunk_id")}
-
-
-def _squash(text: str) -> str:
-    return " ".join(text.split())
-
-
-def split_sentences(text: str) -> list[str]:
-    """The sentences of an answer, each stripped; empty pieces dropped."""
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
 
 
 def numbers_in(text: str) -> list[str]:
@@ -114,11 +104,11 @@ class EvidenceNumbers:
     """Answers "does the evidence hold this number?" (commas ignored, whole numbers only)."""
 
     def __init__(self, evidence: str):
-        self.text = _DIGIT_COMMA.sub("", evidence)
+        self.text = DIGIT_COMMA.sub("", evidence)
         self.years = {"20" + m for m in _SHORT_YEAR.findall(evidence)}
 
     def holds(self, number: str) -> bool:
-        plain = _DIGIT_COMMA.sub("", number)
+        plain = DIGIT_COMMA.sub("", number)
         if plain in self.years:
             return True
         return re.search(rf"(?<![0-9]){re.escape(plain)}(?![0-9])", self.text) is not None

@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from engine.chunking import Chunk, chunk_document, clean_text, split_sentences
+from engine.chunking import Chunk, chunk_document, split_sentences
+from engine.korean import clean_text
 from engine.model import Cell, Document, Source
 from engine.read.formats.base import DocumentBuilder
 from engine.read.parse import parse_path

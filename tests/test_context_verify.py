@@ -6,8 +6,9 @@ import json
 import pytest
 
 from engine.context import MAX_BUDGET, context
+from engine.korean import split_sentences
 from engine.library.tenant import Tenant
-from engine.verify import numbers_in, split_sentences, verify
+from engine.verify import numbers_in, verify
 from noda_desktop import cli
 from tests.documents import docx_bytes as _docx_bytes
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from engine.korean import ITEM_ENDINGS
 from engine.model import Block, Document
 
 # Short numbered lines of formats without heading styles: pattern -> level.
@@ -24,7 +25,6 @@ _NUMBERED_HEADINGS = [
     (re.compile(r"^[가나다라마바사아자차카타파하]\.\s*\S"), 3),
 ]  # "1)", "가)", "(1)" are mostly list items in Korean documents: not headings
 _HEADING_MAX_CHARS = 40
-_SENTENCE_ENDINGS = (".", "。", "다", "함", "임", "음")  # "1. 신청은 온라인으로 함" is an item
 _LABELLED = re.compile(r"[:：]\s*\S")  # "가. 소요예산: 2억 원" is an item, not a heading
 
 
@@ -37,7 +37,7 @@ def heading_level(block: Block, text: str, *, styled: bool) -> Optional[int]:
         return block.level if block.level is not None else 1
     if styled or block.type != "paragraph" or "\n" in text:
         return None
-    if len(text) > _HEADING_MAX_CHARS or text.endswith(_SENTENCE_ENDINGS) or _LABELLED.search(text):
+    if len(text) > _HEADING_MAX_CHARS or text.endswith(ITEM_ENDINGS) or _LABELLED.search(text):
         return None
     for pattern, level in _NUMBERED_HEADINGS:
         if pattern.match(text):

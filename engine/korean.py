@@ -1,0 +1,66 @@
+"""Korean text rules the stages share: how text is cleaned and compared, and where sentences end.
+
+Reading (outline, revisions), search (chunking, phrases) and answers (verify) take these from here
+rather than keeping their own copies. Rules that look alike but do different jobs stay apart, each
+named for its job (cutting a long paragraph into chunks is not splitting an answer into sentences);
+a change here changes what is indexed and answered, so it is measured with bench/answers.py.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+# ---- cleaning and comparing ---------------------------------------------------
+_INVISIBLE = re.compile(r"[\u00ad\u200b-\u200d\u2060\ufeff]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u00a0\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\t]")
+_SPACES = re.compile(r" {2,}")
+DIGIT_COMMA = re.compile(r"(?<=[0-9]),(?=[0-9])")     # a thousands comma: "1,200"
+
+
+SHORT_TEXT = 200   # characters: table cells and the like, which repeat (numbers, units, names)
+
+
+def clean_text(text: str) -> str:
+    """No-break spaces and control characters become spaces; blank lines and edge spaces go."""
+    return _clean_short(text) if len(text) <= SHORT_TEXT else _clean(text)
+
+
+@lru_cache(maxsize=65536)
+def _clean_short(text: str) -> str:
+    return _clean(text)
+
+
+def _clean(text: str) -> str:
+    text = _CONTROL.sub(" ", _INVISIBLE.sub("", text.replace("\r\n", "\n").replace("\r", "\n")))
+    lines = (_SPACES.sub(" ", line).strip() for line in text.split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def one_line(text: str) -> str:
+    """Whitespace runs as single spaces, edges trimmed (how a field or a quote is compared)."""
+    return " ".join((text or "").split())
+
+
+def folded(text: str) -> str:
+    """NFKC and lower case: full-width forms and letter case do not count."""
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def compact(text: str) -> str:
+    """Folded, without whitespace: how a phrase or a passage is compared ("해외직접투자 동향" = "해외직접투자동향")."""
+    return "".join(folded(text).split())
+
+
+# ---- sentences ----------------------------------------------------------------
+# A sentence ends at . ! ? 。 (not after a digit, so "2024. 6. 21." and "1. 목적" stay whole) or at a line break.
+_SENTENCE_BREAK = re.compile(r"(?<=[^0-9\s][.!?。])\s+|\n+")
+# The same, where a long paragraph is cut into chunks: "…" ends a sentence too, and so does a digit's full stop.
+CHUNK_BREAK = re.compile(r"(?<=[.!?。…])\s+|\n+")
+# Endings of a short numbered line that make it an item, not a heading ("1. 신청은 온라인으로 함").
+ITEM_ENDINGS = (".", "。", "다", "함", "임", "음")
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of a text, each stripped; empty pieces dropped."""
+    return [s.strip() for s in _SENTENCE_BREAK.split(text) if s and s.strip()]
