@@ -31,7 +31,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
+import shutil
 import sys
 import tempfile
 import time
@@ -55,7 +55,8 @@ TUNING_FILES = frozenset((
     "moef_2024년_연간_해외직접투자_hwpx-02.hwpx", "moef_통합재정통계(2014.8월).hwp",
     "과업지시서_070.hwp", "과업지시서_070.hwpx", "예산서내역_table-complex.hwp",
     "hancom_한글문서파일형식_5.0_revision1.3.hwp", "hancom_한글문서파일형식_5.0_revision1.3.pdf",
-    "hancom_한글문서파일형식_수식_revision1.3.hwp", "seoul_CCTV_in_seoul.xlsx", "애국가.docx",
+    "hancom_한글문서파일형식_수식_revision1.3.hwp", "hancom_한글문서파일형식_수식_revision1.3.pdf",
+    "seoul_CCTV_in_seoul.xlsx", "애국가.docx",
     "pyhwp_viewtext_distribution.hwp",
 ))
 SETS = ("korquad", "corpus", "rewording")
@@ -105,12 +106,18 @@ def _sha(text: str) -> str:
 
 
 # ---- the tenants -----------------------------------------------------------------------------
+def shared_build():
+    """The shared KorQuAD bench's own build_corpus module (its folder joins sys.path once)."""
+    if str(KORQUAD) not in sys.path:
+        sys.path.append(str(KORQUAD))
+    import build_corpus  # noqa: E402
+
+    return build_corpus
+
+
 def build_korquad(build_dir: Path, bench_dir: Path = KORQUAD) -> Path:
     """The shared build step (build_corpus.build), into ``build_dir`` (reused when up to date)."""
-    sys.path.insert(0, str(KORQUAD))
-    import build_corpus  # noqa: E402  (the shared bench's own module)
-
-    return build_corpus.build(bench_dir, build_dir, quiet=True)
+    return shared_build().build(bench_dir, build_dir, quiet=True)
 
 
 def korquad_tenant(build_dir: Path, cache: Path) -> Tenant:
@@ -120,15 +127,19 @@ def korquad_tenant(build_dir: Path, cache: Path) -> Tenant:
     return tenant
 
 
+def copied_folder(folder: Path, files: list[Path]) -> Path:
+    """``folder`` holding a copy of each of ``files`` (a tenant does not follow links out of its folder)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in files:
+        if not (folder / path.name).exists():
+            shutil.copy2(path, folder / path.name)
+    return folder
+
+
 def corpus_tenant(base: Path, cache: Path) -> Tenant:
-    """A tenant folder of links to every corpus document, refreshed with its own cache."""
-    folder = base / "corpus"
-    folder.mkdir(exist_ok=True)
-    for truth in truth_files():
-        document = document_of(truth)
-        link = folder / document.name
-        if not link.exists():
-            os.symlink(document, link)
+    """A tenant folder of copies of every corpus document (in ``base``, a temp folder), refreshed with its
+    own cache."""
+    folder = copied_folder(base / "corpus", [document_of(truth) for truth in truth_files()])
     tenant = Tenant(folder, cache_root=cache / "corpus")
     tenant.refresh()
     return tenant
@@ -137,10 +148,7 @@ def corpus_tenant(base: Path, cache: Path) -> Tenant:
 # ---- judging ---------------------------------------------------------------------------------
 def norm(text: str) -> str:
     """The shared KorQuAD runner's normalisation: NFKC, case folded, no whitespace."""
-    sys.path.insert(0, str(KORQUAD))
-    from build_corpus import norm as shared_norm  # noqa: E402
-
-    return shared_norm(text)
+    return shared_build().norm(text)
 
 
 def judge_korquad(question: dict, result: dict) -> dict:
