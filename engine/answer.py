@@ -35,6 +35,7 @@ from openpyxl.utils.cell import get_column_letter, range_boundaries
 from engine import wording
 from engine.chunking import clean_text
 from engine.model import Document, Table
+from engine.answer_span import answer_span
 from engine.question_cues import Question, Term, analyze, cue_weight, field_weight, full_cues, line_cues
 from engine.revisions import revisions_for_text
 
@@ -43,6 +44,10 @@ SEARCH_HITS = 20            # hits looked at; only the first ``limit`` of them e
 # Besides the hits, every chunk of the first documents they come from is a candidate: the
 # search finds the right document far more often than the right chunk.
 EXPAND_DOCUMENTS = 2
+OPENING_CHUNKS = 3          # a one-document question with none of its words: these first chunks are looked at
+# A question about "this" document ("이 보도자료의 담당자는?"): the answer says which one it is.
+THIS_DOCUMENT = re.compile(r"(?:^|\s)(?:이|본|해당)\s*(?:문서|보도자료|보도참고자료|공고문?|공문|자료|서식|보고서|조례안?"
+                           r"|제안요청서|과업지시서|계획서?|안내문|파일|회신|질의회신|통계표?)")
 # Credit for a term found outside the line: in its file name, title, headings, table caption or header …
 CONTEXT_CREDIT = 0.7
 # … in the lines just before it (a heading, a lead-in) …
@@ -106,27 +111,45 @@ class Line:
         return _squash(self.quote)
 
 
-def answer(tenant, question: str, limit: int = 5, principal: Optional[str] = None) -> dict:
-    """Answer ``question`` from ``tenant``'s documents with quoted, cited lines (see module doc).
+def answer(tenant, question: str, limit: int = 5, principal: Optional[str] = None,
+           document: Optional[str] = None) -> dict:
+    """Answer ``question`` from ``tenant``'s documents with quoted, cited lines (see module doc); only
+    from ``document`` (a file name as the document list shows it) when it is given.
 
-    ``SEARCH_HITS`` hits (at least ``limit``) are looked at; the first ``limit`` earn the rank bonus."""
-    found = tenant.search(question, limit=max(limit, SEARCH_HITS), principal=principal)
+    ``SEARCH_HITS`` hits (at least ``limit``) are looked at; the first ``limit`` earn the rank bonus.
+    The lines of one answer come from one document; a question about "이 문서" (이 보도자료, 이 공고 …)
+    asked of the whole folder names the document it was answered from."""
+    within = [document] if document is not None else None
+    found = tenant.search(question, limit=max(limit, SEARCH_HITS), principal=principal, within=within)
     documents = _Documents(tenant)
     result = {"tenant": found["tenant"], "question": question, "answered": False, "reason": None,
-              "reason_text": None, "skipped": found["skipped"],
+              "reason_text": None, "document": document,
+              # one document asked: the folder's unreadable others were never going to be looked in
+              "skipped": found["skipped"] if document is None else [],
               "made_by": wording.answer_text("made_by"), "text": "", "lines": [], "citations": []}
-    if not found["hits"]:
+    hits = found["hits"]
+    if document is not None:
+        whole = tenant.document_hits(document, principal)
+        if not whole:
+            return _refused(result, "NO_DOCUMENT")
+        if not hits:          # none of the question's words: the document's opening is where its form is
+            hits = whole[:OPENING_CHUNKS]
+    if not hits:
         return _refused(result, "NO_MATCH")
-    hits = [documents.captioned(hit) for hit in found["hits"] + documents.more_chunks(found["hits"])]
+    ranked = min(limit, len(found["hits"]))
+    hits = [documents.captioned(hit) for hit in hits + documents.more_chunks(hits)]
     heads = {hit["filename"]: documents.head(hit["filename"]) for hit in hits}
-    chosen = choose_lines(analyze(question), hits, ranked=min(limit, len(found["hits"])), heads=heads)
+    q = analyze(question)
+    chosen = choose_lines(q, hits, ranked=ranked, heads=heads)
     if not chosen:
         return _refused(result, "NO_EVIDENCE")
     for n, line in enumerate(chosen, 1):
         result["citations"].append(_citation(documents, n, line))
-        result["lines"].append({"text": line.text, "citations": [n]})
+        result["lines"].append({"text": line.text, "citations": [n], "answer_span": answer_span(q, line.text)})
     result["answered"] = True
     result["text"] = "\n".join(line.text for line in chosen)
+    if document is None and THIS_DOCUMENT.search(question):
+        result["document"] = chosen[0].hit["filename"]
     return result
 
 
@@ -162,7 +185,8 @@ def choose_lines(question: Question, hits: list[dict], ranked: Optional[int] = N
     for line in order[:MAX_LINES + 2]:
         if len(chosen) == MAX_LINES or line.score < best.score - SECOND_GAP:
             break
-        if line.flat not in best.flat and best.flat not in line.flat:
+        if (line.hit["filename"] == best.hit["filename"]      # one answer never mixes two documents
+                and line.flat not in best.flat and best.flat not in line.flat):
             chosen.append(line)
     return chosen
 

@@ -21,10 +21,12 @@ SOURCE_KEYS = ("chunk_id", "doc_id", "filename", "kind", "path", "outline", "sco
 
 
 def context(tenant, query: str, budget: int = DEFAULT_BUDGET, limit: int = 10,
-            principal: Optional[str] = None) -> dict:
-    """The numbered evidence for ``query`` in at most ``budget`` characters (max 40,000)."""
+            principal: Optional[str] = None, document: Optional[str] = None) -> dict:
+    """The numbered evidence for ``query`` in at most ``budget`` characters (max 40,000); only from
+    ``document`` when it is given."""
     budget = max(0, min(int(budget), MAX_BUDGET))
-    found = tenant.search(query, limit=limit, principal=principal)
+    found = tenant.search(query, limit=limit, principal=principal,
+                          within=[document] if document is not None else None)
     parts: list[str] = []
     sources: list[dict] = []
     truncated = False

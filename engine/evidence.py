@@ -97,7 +97,7 @@ def _answer(answer: dict) -> str:
         for line in answer["lines"]:
             refs = line.get("citations") or ([line["citation"]] if line.get("citation") else [])
             marks = "".join(f"<a class='ref' href='#c{int(n)}'>[{int(n)}]</a>" for n in refs)
-            out.append(f"<li>{_e(line.get('text', ''))}{marks}</li>")
+            out.append(f"<li>{bold_span(line.get('text', ''), line.get('answer_span'))}{marks}</li>")
         out.append("</ol>")
     elif answer.get("text"):
         out.append("<p>" + _e(answer["text"]).replace("\n", "<br>") + "</p>")
@@ -257,6 +257,17 @@ def _neighbours(doc: Optional[Document], block_ids: list[str]) -> tuple[list[str
     before = [b.text for b in order[:first] if b.id not in inside][-AROUND:]
     after = [b.text for b in order[last + 1:] if b.id not in inside][:AROUND]
     return before, after
+
+
+def bold_span(text: str, span) -> str:
+    """``text`` escaped for HTML with the answering phrase ``span`` ([start, end], or None) in bold."""
+    try:
+        start, end = (int(x) for x in span)
+    except (TypeError, ValueError):
+        return _e(text)
+    if not 0 <= start < end <= len(text):
+        return _e(text)
+    return f"{_e(text[:start])}<b class='answering'>{_e(text[start:end])}</b>{_e(text[end:])}"
 
 
 def mark_quote(text: str, quote: str) -> str:

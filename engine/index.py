@@ -302,21 +302,26 @@ class ChunkIndex:
         with self._lock, self._files():
             return self._searcher.doc_count()
 
-    def search(self, query: str, limit: int = 10) -> list[dict]:
+    def search(self, query: str, limit: int = 10, within: list[str] | None = None) -> list[dict]:
         """Hits for a free-text query, best first (BM25F over text, bigrams and titles, then
         the best RERANK_DEPTH re-ranked by passage, see ``_rerank``). A quoted part must occur
         in the hit as written, spaces aside (engine/phrases.py): only chunks holding all its
-        bigrams are candidates, and each is checked against its stored text."""
-        if not query or limit <= 0:
+        bigrams are candidates, and each is checked against its stored text. Only chunks of the
+        documents named in ``within`` when it is given."""
+        if not query or limit <= 0 or within == []:
             return []
         text, phrases = split_query(query[:MAX_QUERY_CHARS])
         with self._lock, self._files():
             terms = self._query_terms(text)
             if not terms:
                 return []
+            only = Or([Term("key", name) for name in within]) if within is not None else None
             if phrases:
                 q = And([_union(terms)] + [g for g in map(self._phrase_grams, phrases) if g is not None])
-                results = self._searcher.search(q, limit=PHRASE_DEPTH)
+                results = self._searcher.search(q, limit=PHRASE_DEPTH, filter=only)
+                hits = [_hit(r.fields(), r.score, "lexical") for r in results]
+            elif only is not None:   # one document's chunks: Whoosh's search of the same query, filtered
+                results = self._searcher.search(_union(terms), limit=max(limit, RERANK_DEPTH), filter=only)
                 hits = [_hit(r.fields(), r.score, "lexical") for r in results]
             else:   # the same ranking as Whoosh's search of _union(terms), scored with numpy
                 found = bm25.top(self._searcher, terms, max(limit, RERANK_DEPTH), BM25_B, BM25_K1, self._lengths)
@@ -332,6 +337,12 @@ class ChunkIndex:
         if len(grams) < 1 or (len(grams) == 1 and len(grams[0]) == 1):
             return None
         return And([Term("grams", g) for g in dict.fromkeys(grams)])
+
+    def document_hits(self, key: str) -> list[dict]:
+        """Every chunk stored under ``key``, shaped like hits (score None, found_by "document"), in order."""
+        with self._lock, self._files():
+            stored = list(self._searcher.documents(key=key))
+        return sorted((_hit(fields, None, "document") for fields in stored), key=lambda h: h["chunk_id"])
 
     def _rerank(self, text: str, hits: list[dict]) -> list[dict]:
         """``hits`` re-ordered by their share of the best BM25F score plus PASSAGE_WEIGHT times
@@ -518,10 +529,10 @@ def _fields(key: str, doc: Document, chunk: Chunk) -> dict:
     }
 
 
-def _hit(stored: dict, score: float, found_by: str) -> dict:
+def _hit(stored: dict, score: float | None, found_by: str) -> dict:
     meta = json.loads(stored["meta"])
     return {
-        "score": round(float(score), 4), "found_by": found_by,
+        "score": round(float(score), 4) if score is not None else None, "found_by": found_by,
         "chunk_id": stored["chunk_id"], "doc_id": stored["doc_id"],
         "filename": stored["filename"], "kind": stored["kind"], "text": stored["text"],
         "path": meta["path"], "outline": meta["outline"], "anchors": meta["anchors"],

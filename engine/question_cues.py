@@ -267,14 +267,20 @@ def field_weight(question: Question, line: str) -> float:
     return weight
 
 
-def _field(line: str) -> tuple[str, str]:
-    """(label without spaces, value) of a form field — "label: value", or a table row of two cells
+def field_parts(line: str) -> tuple[str, str]:
+    """(label as written, value) of a form field — "label: value", or a table row of two cells
     "label | value" — else ("", "")."""
     cells = line.split(" | ")
     if len(cells) == 2 and cells[1].strip():
-        return re.sub(r"\s+", "", cells[0]).lower(), cells[1]
+        return cells[0], cells[1]
     found = _FIELD.match(line)
-    return (re.sub(r"\s+", "", found["label"]).lower(), found["value"]) if found else ("", "")
+    return (found["label"], found["value"]) if found else ("", "")
+
+
+def _field(line: str) -> tuple[str, str]:
+    """(label without spaces, in lower case, value) of a form field (``field_parts``)."""
+    label, value = field_parts(line)
+    return re.sub(r"\s+", "", label).lower(), value
 
 
 def line_cues(question: Question, line: str, header: str = "") -> dict[str, float]:

@@ -251,6 +251,7 @@ EVIDENCE_TEXTS: dict[str, str] = {
     "flags_head": "근거와 맞춰 보니 확인할 점이 있습니다",
     "NO_MATCH": "문서에서 질문의 낱말을 찾지 못했습니다 — 다른 낱말로 물어 보십시오",
     "NO_EVIDENCE": "관련 대목은 찾았지만 답이 될 줄이 없었습니다 — 아래 근거를 직접 보십시오",
+    "NO_DOCUMENT": "그 이름의 문서가 폴더에 없거나 볼 수 없는 문서입니다 — 문서 목록에 보이는 이름 그대로 적어 주십시오",
     "no_answer_other": "답을 만들지 못했습니다 ({reason})",
     "skipped_head": "못 읽은 문서 {count}개 — 답과 근거에는 그 문서가 들어 있지 않습니다",
     "next_step": "할 일: {step}",
@@ -300,6 +301,10 @@ ANSWER_TEXTS: dict[str, str] = {
     "verify_bad": "근거와 맞지 않는 곳이 있습니다:",
     "unknown_sources": "폴더에 없는 근거(문서·조각 id): {sources}",
     "bad_json": "JSON 파일을 읽지 못했습니다: {path}",
+    "no_question": "질문을 적거나 --questions 로 질문 파일을 주십시오",
+    "bad_question": "질문 파일의 {line}번째 줄을 읽지 못했습니다 — 한 줄에 {{\"question\": \"…\"}} 하나씩 적어 주십시오",
+    "question_head": "질문: {question}",
+    "from_document": "문서 ‘{document}’에서 답했습니다",
 }
 
 

@@ -154,17 +154,33 @@ def _open_tenant(folder):
 
 def _folder_call(args, action: str, body: dict) -> Optional[tuple[int, dict]]:
     """One API call (engine/api) over the command's folder, read up to date first; None when there is no folder."""
+    answers = _folder_calls(args, action, [body])
+    if answers is None:
+        return None
+    try:
+        return next(answers)
+    finally:
+        answers.close()
+
+
+def _folder_calls(args, action: str, bodies: list[dict]):
+    """The answers to several API calls over the command's folder, opened once and read up to date first
+    (an iterator: close it to close the folder); None when there is no folder."""
     from engine.api import Registry, handle
     from noda_desktop.paths import config_dir
 
     if not os.path.isdir(args.folder):
         print(wording.tenant_text("not_folder", path=args.folder), file=sys.stderr)
         return None
-    registry = Registry([args.folder], open_tenant=_open_tenant, config_dir=config_dir())
-    try:
-        return handle(registry, action, {"tenant": registry.names()[0], "principal": args.principal, **body})
-    finally:
-        registry.close()
+
+    def run():
+        registry = Registry([args.folder], open_tenant=_open_tenant, config_dir=config_dir())
+        try:
+            for body in bodies:
+                yield handle(registry, action, {"tenant": registry.names()[0], "principal": args.principal, **body})
+        finally:
+            registry.close()
+    return run()
 
 
 def _refused(answer) -> bool:
@@ -236,27 +252,80 @@ def cmd_view(args) -> int:
 
 
 def cmd_answer(args) -> int:
-    """noda answer DIR QUESTION [--limit N] [--principal P] [--llm] [--json]: quoted lines with citations.
+    """noda answer DIR (QUESTION | --questions FILE.jsonl) [--document NAME] [--limit N] [--principal P] [--llm]
+    [--json]: quoted lines with citations.
 
+    ``--document`` answers from that one document (its name as the document list shows it).
+    ``--questions`` answers a JSON-lines file of ``{"question": …}`` (a line may name its own
+    ``"document"``) in one process, one answer per line (one JSON line each with ``--json``).
     ``--llm`` answers through the LLM gateway the administrator configured
     (engine.gateway.grounded); when it is off or fails, the answer says so
     and the exit status is 1 — there is no fallback to extraction.
     """
+    if args.questions is None and args.question is None:
+        print(wording.answer_text("no_question"), file=sys.stderr)
+        return 2
+    if args.questions is not None:
+        try:
+            with open(args.questions, encoding="utf-8-sig") as fh:
+                rows = [line for line in fh.read().splitlines() if line.strip()]
+        except OSError as exc:
+            print(wording.answer_text("bad_json", path=getattr(exc, "filename", None) or args.questions),
+                  file=sys.stderr)
+            return 2
+    else:
+        rows = None
+    bodies = [_question_body(args, line, n) for n, line in enumerate(rows, 1)] if rows is not None \
+        else [{"question": args.question, "document": args.document}]
+    answers = _folder_calls(args, "answer", [{**b, "limit": args.limit, "llm": args.llm}
+                                             for b in bodies if "error" not in b])
+    if answers is None:
+        return 2
+    worst = 0
+    for body in bodies:
+        if "error" in body:
+            _print_json(body) if args.json else print(body["reason_text"])
+            worst = max(worst, 1)
+            continue
+        worst = max(worst, _print_answer(args, next(answers), batch=rows is not None))
+    answers.close()     # closes the folder
+    return worst
+
+
+def _question_body(args, line: str, n: int) -> dict:
+    """The answer request of one line of a --questions file, or an error line saying why it is not one."""
+    try:
+        row = json.loads(line)
+    except ValueError:
+        row = None
+    question = row.get("question") if isinstance(row, dict) else None
+    if not isinstance(question, str) or not question.strip():
+        return {"error": "BAD_QUESTION", "line": n, "question": None, "answered": False, "reason": "BAD_QUESTION",
+                "reason_text": wording.answer_text("bad_question", line=n)}
+    document = row.get("document", args.document)
+    return {"question": question, "document": document if isinstance(document, str) else args.document}
+
+
+def _print_answer(args, answer: tuple[int, dict], batch: bool) -> int:
+    """Print one answer (JSON or Korean text); its exit status."""
     from engine.context import source_header
 
-    answer = _folder_call(args, "answer", {"question": args.question, "limit": args.limit, "llm": args.llm})
-    if answer is None:
-        return 2
     status, result = answer
     if status == 400 and result.get("error") == "LLM_OFF":
-        print(wording.answer_text("not_answered", why=result["error_text"]))
+        _print_json(result) if args.json and batch else print(
+            wording.answer_text("not_answered", why=result["error_text"]))
         return 1
-    if _refused(answer):
+    if status >= 400 and "error" in result:
+        _print_json(result) if args.json and batch else print(result["error_text"], file=sys.stderr)
         return 2
     failed = 1 if status == 502 else 0
     if args.json:
-        _print_json(result, indent=1)
+        _print_json(result, indent=None if batch else 1)
         return failed
+    if batch:
+        print(wording.answer_text("question_head", question=result["question"]))
+    if result.get("document") and result["answered"]:
+        print(wording.answer_text("from_document", document=result["document"]))
     if not result["answered"]:
         print(wording.answer_text("not_answered", why=result["reason_text"]))
     for line in result.get("lines") or []:
@@ -270,6 +339,8 @@ def cmd_answer(args) -> int:
     if result["made_by"]:
         print(wording.evidence_text("made_by", made_by=result["made_by"]))
     _print_skipped(result["skipped"])
+    if batch:
+        print()
     return failed
 
 
@@ -469,7 +540,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=5, help="근거로 볼 조각 수 (최대 20)")
 
     p = _folder_command(sub, "answer", "묻고, 문서에서 발췌한 답 한두 줄과 근거(파일·쪽·경로)를 보여 줍니다", cmd_answer)
-    p.add_argument("question", help="질문")
+    p.add_argument("question", nargs="?", help="질문 (--questions를 주면 생략)")
+    p.add_argument("--document", help="이 문서에서만 답합니다 (문서 목록에 보이는 파일 이름)")
+    p.add_argument("--questions", metavar="FILE.jsonl",
+                   help='한 줄에 {"question": …} 하나씩 적은 파일의 질문에 차례로 답합니다 (--json이면 한 줄에 답 하나)')
     p.add_argument("--limit", type=int, help="답을 고를 조각 수 (발췌 5, LLM 10, 최대 20)")
     p.add_argument("--llm", action="store_true",
                    help="관리자가 설정한 사내 LLM 게이트웨이로 답합니다 (꺼져 있으면 그렇다고 알리고 1로 끝납니다)")

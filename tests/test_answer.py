@@ -154,3 +154,45 @@ def test_cli_answer_prints_json_and_korean_text(tenant, capsys, monkeypatch, tmp
     assert cli.main(["answer", str(tenant.folder), "언제까지 신청해야 하나요?"]) == 0
     out = capsys.readouterr().out
     assert "8월 28일까지" in out and "[1]" in out and "[1] 공고.docx" in out and "발췌 (LLM 없음)" in out
+
+
+def test_the_answering_phrase_of_a_when_question_is_the_date_not_the_question_words(tenant):
+    first = answer(tenant, "언제까지 신청해야 하나요?")["lines"][0]
+    start, end = first["answer_span"]
+    assert "8월 28일" in first["text"][start:end] and "신청" not in first["text"][start:end]
+
+
+def test_a_question_scoped_to_one_document_answers_only_from_it(tenant):
+    result = answer(tenant, "청년 농업인 지원사업은 누가 문의를 받나요?", document="안내.pdf")
+    assert result["answered"] is True and result["document"] == "안내.pdf"
+    assert {c["filename"] for c in result["citations"]} == {"안내.pdf"}
+    assert result["skipped"] == []             # the folder's unreadable others were not looked in
+    missing = answer(tenant, "언제까지 신청해야 하나요?", document="없는문서.hwp")
+    assert missing["answered"] is False and missing["reason"] == "NO_DOCUMENT"
+    assert missing["reason_text"] == wording.evidence_text("NO_DOCUMENT")
+
+
+def test_a_question_about_this_document_names_the_one_it_was_answered_from(tenant):
+    result = answer(tenant, "이 공고의 신청기간은 언제까지인가요?")
+    assert result["answered"] is True and result["document"] == "공고.docx"
+    assert {c["filename"] for c in result["citations"]} == {"공고.docx"}
+
+
+def test_cli_answers_one_document_and_a_questions_file_one_json_line_each(tenant, capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("NODA_CACHE_DIR", str(tmp_path / "cache"))
+    assert cli.main(["answer", str(tenant.folder), "사업 문의는 어디서 받나요?", "--document", "안내.pdf", "--json"]) == 0
+    scoped = json.loads(capsys.readouterr().out)
+    assert scoped["document"] == "안내.pdf" and {c["filename"] for c in scoped["citations"]} == {"안내.pdf"}
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text("\n".join([json.dumps({"question": "언제까지 신청해야 하나요?"}, ensure_ascii=False),
+                                    "이건 JSON이 아니다",
+                                    json.dumps({"question": "사업 문의는 어디서 받나요?", "document": "안내.pdf"},
+                                               ensure_ascii=False)]), encoding="utf-8")
+    status = cli.main(["answer", str(tenant.folder), "--questions", str(questions), "--json"])
+    lines = capsys.readouterr().out.splitlines()
+    assert status == 1 and len(lines) == 3                    # one line each, the bad one said so
+    first, bad, third = map(json.loads, lines)
+    assert first["answered"] is True and "8월 28일까지" in first["text"]
+    assert bad["answered"] is False and bad["reason"] == "BAD_QUESTION" and bad["line"] == 2
+    assert third["document"] == "안내.pdf" and "청년농업과" in third["text"]
+    assert set(first) >= {"tenant", "question", "answered", "lines", "citations", "document"}

@@ -8,6 +8,7 @@ import pymupdf
 import pytest
 
 from engine import wording
+from engine.answer import answer
 from engine.evidence import evidence_html, mark_quote
 from engine.library.tenant import Tenant
 from tests.corpus import CORPUS, requires_corpus
@@ -140,6 +141,18 @@ def test_ocr_and_revision_notes(tenant):
     page = evidence_html(tenant, answer)
     assert "기계가 그림에서 읽은 글자" in page
     assert "[삭제 13.]" in page
+
+
+def test_the_answering_phrase_is_bold_in_the_answer_and_the_quote_stays_verbatim(tenant):
+    result = answer(tenant, "돌고래 보호 예산은 얼마인가요?")
+    line = result["lines"][0]
+    start, end = line["answer_span"]
+    assert "30억 원" in line["text"][start:end]
+    page = evidence_html(tenant, result)
+    assert "<b class='answering'>30억 원</b>" in page
+    assert "<mark>돌고래 보호 예산은 &lt;30억 원&gt; &amp; 그대로 둔다.</mark>" in page      # the quote as written
+    unfit = {**result, "lines": [{**line, "answer_span": [5, 999]}]}      # a span that does not fit: plain text
+    assert "class='answering'" not in evidence_html(tenant, unfit)
 
 
 def test_mark_quote_tolerates_spacing_and_escapes():

@@ -35,11 +35,13 @@ def search(tenant, query: str, limit: Optional[int] = None, principal: Optional[
 
 
 def answer(tenant, question: str, *, limit: Optional[int] = None, principal: Optional[str] = None,
-           llm: bool = False, config_dir=None) -> dict:
-    """The extractive answer, or with ``llm`` the gateway's grounded answer (saved in ``config_dir``)."""
+           llm: bool = False, config_dir=None, document: Optional[str] = None) -> dict:
+    """The extractive answer, or with ``llm`` the gateway's grounded answer (saved in ``config_dir``);
+    only from ``document`` (a file name as listed) when it is given."""
     if llm:
-        return answer_with_saved(tenant, question, config_dir, limit=capped(limit, LLM_LIMIT), principal=principal)
-    return extract(tenant, question, limit=capped(limit, EXTRACT_LIMIT), principal=principal)
+        return answer_with_saved(tenant, question, config_dir, limit=capped(limit, LLM_LIMIT), principal=principal,
+                                 document=document)
+    return extract(tenant, question, limit=capped(limit, EXTRACT_LIMIT), principal=principal, document=document)
 
 
 def evidence(tenant, result: dict) -> str:

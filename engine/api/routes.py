@@ -133,7 +133,7 @@ def _answer_route(action: str):
         tenant = _open(registry, name)
         result = {**calls.answer(tenant, request["question"], limit=request["limit"],
                                  principal=request["principal"], llm=request["llm"],
-                                 config_dir=registry.config_dir), "tenant": name}
+                                 config_dir=registry.config_dir, document=request["document"]), "tenant": name}
         failed = request["llm"] and not result["answered"] and result["reason"] not in LLM_DID_NOT_ASK
         status = 502 if failed else 200
         if action == "view":

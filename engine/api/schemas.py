@@ -51,6 +51,8 @@ class AnswerRequest(StrictBody):
     limit: Optional[int] = Field(None, description="답을 고를 조각 수 (발췌 5, LLM 10, 최대 20)")
     llm: bool = Field(False, description="관리자가 켠 사내 LLM 게이트웨이로 답한다 (꺼져 있으면 400)")
     principal: Optional[str] = _PRINCIPAL
+    document: Optional[str] = Field(None, max_length=1000,
+                                    description="이 문서(문서 목록의 파일 이름)에서만 답한다")
 
 
 class ContextRequest(StrictBody):

@@ -42,14 +42,15 @@ _QUOTED_REF = re.compile(r"[「“\"]([^」”\"\n]{2,200})[」”\"][^\[\n]{0,8
 
 
 def answer(tenant, question: str, gateway: Gateway, *, limit: int = 10, budget: int = 4000,
-           principal: Optional[str] = None) -> dict:
-    """Ask the gateway about ``question`` with the tenant's evidence; the answer, its citations and flags."""
+           principal: Optional[str] = None, document: Optional[str] = None) -> dict:
+    """Ask the gateway about ``question`` with the tenant's evidence (only ``document``'s when given); the
+    answer, its citations and flags."""
     result = {"tenant": tenant.folder.name, "question": question, "answered": False, "reason": None,
               "reason_text": None, "made_by": None, "text": "", "citations": [], "grounded": False,
               "flags": [], "unsupported_numbers": [], "skipped": [], "gateway": gateway.describe()}
     if not gateway.enabled:
         return _refused(result, gateway.refusal.code)
-    evidence = context(tenant, question, budget=budget, limit=limit, principal=principal)
+    evidence = context(tenant, question, budget=budget, limit=limit, principal=principal, document=document)
     result["skipped"] = evidence["skipped"]
     sources = evidence["sources"]
     if not sources:

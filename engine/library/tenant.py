@@ -145,8 +145,10 @@ class Tenant:
         return listing.listing(self.folder.name, self._visible(acl, principal),
                                listing.acl_warnings(acl) + self.take_notices(), start, count)
 
-    def search(self, query: str, limit: int = 10, principal: Optional[str] = None) -> Search:
-        """The seed's /search answer: hits in engine order from ``principal``'s own index.
+    def search(self, query: str, limit: int = 10, principal: Optional[str] = None,
+               within: Optional[list[str]] = None) -> Search:
+        """The seed's /search answer: hits in engine order from ``principal``'s own index (only of the
+        documents named in ``within`` when it is given).
 
         Seam for a second retriever (seed 004's semantic half): vectors per group
         next to ``index/<group>/``, built in ``GroupIndexes.sync``; its hits are
@@ -162,17 +164,32 @@ class Tenant:
         if group is not None:
             with self._lock:
                 try:
-                    searched, hits = self._search_index(group, query, limit)
+                    searched, hits = self._search_index(group, query, limit, within)
                 except IndexDamaged:
                     self._heal(acl, group)
-                    searched, hits = self._search_index(group, query, limit)
+                    searched, hits = self._search_index(group, query, limit, within)
         skipped = [listing.skipped(s) for s in self._visible(acl, principal) if not s["readable"]]
         return {"tenant": self.folder.name, "query": query, "chunks_searched": searched,
                 "skipped": skipped, "warnings": listing.acl_warnings(acl) + self.take_notices(), "hits": hits}
 
-    def _search_index(self, group: str, query: str, limit: int) -> tuple[int, list[dict]]:
+    def _search_index(self, group: str, query: str, limit: int,
+                      within: Optional[list[str]] = None) -> tuple[int, list[dict]]:
         index = self.indexes.get(group)
-        return index.chunk_count(), index.search(query, limit) if query.strip() else []
+        return index.chunk_count(), index.search(query, limit, within) if query.strip() else []
+
+    def document_hits(self, filename: str, principal: Optional[str] = None) -> list[dict]:
+        """Every chunk of ``filename`` shaped like search hits, from ``principal``'s own index (so [] for
+        a document they may not see)."""
+        acl = self._ready()
+        group = acl.group_of(principal)
+        if group is None:
+            return []
+        with self._lock:
+            try:
+                return self.indexes.get(group).document_hits(filename)
+            except IndexDamaged:
+                self._heal(acl, group)
+                return self.indexes.get(group).document_hits(filename)
 
     # ---- one document ----------------------------------------------------
     def document(self, filename: str) -> Optional[Document]:
