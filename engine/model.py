@@ -108,6 +108,10 @@ class Structure:
     issuer: Optional[str] = None
     recipient: Optional[str] = None
     recipients: list[str] = field(default_factory=list)
+    department: Optional[str] = None     # 담당 부서, as written
+    contact: Optional[str] = None        # 담당자 (or 책임자, 문의), as written
+    phone: Optional[str] = None          # 연락처
+    release: Optional[str] = None        # 보도 시점 (a press release's embargo), as written
     sections: list[Any] = field(default_factory=list)
     attachments: list[Any] = field(default_factory=list)
     revisions: list[Any] = field(default_factory=list)

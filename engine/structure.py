@@ -1,4 +1,4 @@
-"""What a document states about itself on its form: title, 문서번호, 시행일, 발신, 수신.
+"""What a document states about itself on its form: title, 문서번호, 시행일, 발신, 수신, 담당, 보도 시점.
 
 An official letter (공문) carries labelled fields — 「수신」, 「(경유)」, 「제목」,
 「수신자」, 「시행 국제협력총괄과-174 (2023. 1. 10.)」 — the agency's name above
@@ -10,7 +10,11 @@ labels and that layout, as written: a document without them (a press release,
 a 공고) keeps null and [] — nothing is guessed. The title also comes from the
 document's face: the 「제목」 field, a press release's headline under
 「보도자료」, or a cover line ending in what the document is (「…공고」,
-「…제안요청서」). Comparison tables (신·구조문대비표) fill ``revisions``.
+「…제안요청서」). Who to ask and when it may be published come from the same kind
+of labelled cells, wherever they sit: 「담당 부서 | 대외경제국」, 「담당자 | 사무관 |
+홍길동 | (044-…)」, 「연락처」/「전화」, 「보도시점 | 2025. 9. 19.(금) 11:00」 — a
+value runs over the cells after its label up to the next label, as written.
+Comparison tables (신·구조문대비표) fill ``revisions``.
 """
 from __future__ import annotations
 
@@ -27,6 +31,16 @@ LABELS: dict[str, Optional[str]] = {
     "제목": "title", "수신": "recipient", "수신자": "recipients", "수신처": "recipients",
     "발신": "issuer", "발신명의": "issuer", "경유": None,
 }
+# label (spaces removed) -> contact field; a field's labels in the order one is preferred to another
+CONTACT_LABELS: dict[str, tuple[str, ...]] = {
+    "department": ("담당부서", "담당과", "소관부서", "주관부서", "부서명", "부서"),
+    "contact": ("담당자", "실무자", "책임자", "작성자", "문의처", "문의"),
+    "phone": ("전화번호", "전화", "연락처", "문의전화", "tel"),
+    "release": ("보도시점", "보도일시", "보도일자", "엠바고", "보도"),
+}
+# labels that end a value running over the cells after another label
+STOP_LABELS = ("배포", "배포일시", "이메일", "e-mail", "팩스", "fax", "홈페이지", "주소", "수신", "발신", "제목")
+CONTACT_MAX = 80   # characters of a contact value
 TITLE_MAX = 200
 ADDRESS_ROWS = 15  # a letter's 「수신」 and 「제목」 lines sit within its first rows
 PRESS_MARKS = ("보도자료", "보도참고자료", "보도해명자료", "설명자료")
@@ -37,6 +51,7 @@ COVER_MAX = 120    # characters
 
 _LABEL_RES = [(re.compile(r"^[\[【<(]?\s*" + r"\s*".join(label) + r"\s*[\]】>)]?\s*[:：]?(?:\s+(?P<rest>.*))?$"),
                label) for label in sorted(LABELS, key=len, reverse=True)]
+_PHONE = re.compile(r"(?:\(0\d{1,2}\)|0\d{1,2})\s*[-.]?\s*\d{3,4}\s*[-.]\s*\d{4}")
 _DOC_NUMBER = re.compile(r"[가-힣A-Za-z0-9·ㆍ]*[가-힣A-Za-z][가-힣A-Za-z0-9·ㆍ]*-\d+")
 _DATE = re.compile(r"(\d{4})\s*[.\-/년]\s*(\d{1,2})\s*[.\-/월]\s*(\d{1,2})(?!\d)")
 _ORG = re.compile(r"[가-힣()·ㆍ ]{1,30}(부|처|청|원|위원회|시|도|군|구|공사|공단|재단|센터|본부|협회|학교)")
@@ -94,6 +109,13 @@ def extract_structure(doc: Document) -> None:
                 or issuer_in_number)
     s.attachments = _attachments(rows)
     s.revisions = document_revisions(doc)
+    for name, value in _contacts(rows).items():
+        setattr(s, name, value)
+
+
+def written_dates(text: str, iso: str) -> list[str]:
+    """The dates of ``text`` as written there that are the day ``iso`` (YYYY-MM-DD)."""
+    return [found.group(0) for found in _DATE.finditer(text or "") if normalise_date(found.group(0)) == iso]
 
 
 def normalise_date(text: str) -> Optional[str]:
@@ -143,6 +165,65 @@ def _fields(rows: list[list[str]]) -> list[tuple[str, str, int]]:
             if LABELS[label]:
                 out.append((LABELS[label], rest, i))
     return out
+
+
+def _contacts(rows: list[list[str]]) -> dict[str, str]:
+    """담당 부서, 담당자, 연락처 and 보도 시점 as written after their labels (the first of each, a label
+    earlier in ``CONTACT_LABELS`` winning over a later one)."""
+    found: dict[str, tuple[int, str]] = {}
+    seen: list[str] = []
+    for row in rows:
+        for j, cell in enumerate(row):
+            hit = _contact_label(cell)
+            if hit is None:
+                continue
+            name, rank, rest = hit
+            parts = [rest] if rest else []
+            for after in row[j + 1:]:
+                if _contact_label(after) is not None or _is_stop(after) or _label(after) is not None:
+                    break
+                parts.append(after)
+            value = " ".join(parts).strip(" :：")[:CONTACT_MAX]
+            if _fits(name, value):
+                seen.append(value)
+                if name not in found or rank < found[name][0]:
+                    found[name] = (rank, value)
+    out = {name: value for name, (_rank, value) in found.items()}
+    if "phone" not in out:
+        for value in (out.get("contact"), *seen):
+            number = _PHONE.search(value or "")
+            if number:
+                out["phone"] = number.group(0)
+                break
+    return out
+
+
+def _contact_label(cell: str) -> Optional[tuple[str, int, str]]:
+    """(field, preference, the rest of the cell) when ``cell`` starts with a contact label."""
+    squashed = cell.replace(" ", "").lower()
+    for name, labels in CONTACT_LABELS.items():
+        for rank, label in enumerate(labels):
+            if squashed == label or (squashed.startswith(label) and re.match(
+                    r"^[\[【<(]?\s*" + r"\s*".join(label) + r"\s*[\]】>)]?\s*[:：]\s*\S", cell, re.I)):
+                rest = cell.split(":", 1)[1] if ":" in cell else (cell.split("：", 1)[1] if "：" in cell else "")
+                return name, rank, rest.strip()
+    return None
+
+
+def _is_stop(cell: str) -> bool:
+    squashed = cell.replace(" ", "").lower()
+    return any(squashed == label or squashed.startswith(label + ":") for label in STOP_LABELS)
+
+
+def _fits(name: str, value: str) -> bool:
+    """Whether ``value`` can be what its field says: a time for 보도 시점, a number for 연락처, letters otherwise."""
+    if not value:
+        return False
+    if name == "release":
+        return bool(re.search(r"\d", value))
+    if name == "phone":
+        return bool(_PHONE.search(value))
+    return bool(re.search(r"[가-힣A-Za-z]", value))
 
 
 def _wrapped_list(after: list[list[str]], value: str) -> str:

@@ -275,3 +275,21 @@ def test_revisions_stored_and_found_for_a_quote():
 def test_ordinary_table_has_no_revisions():
     doc, _ = _doc([], [[["구분", "2023년", "2024년"], ["총투자", "182.6", "161.1"]]])
     assert revisions_for_table(doc.tables[0]) == []
+
+
+def test_who_to_ask_and_the_release_time_come_from_their_labelled_cells():
+    doc, _ = _doc(["보도자료", "2025년 2분기 해외직접투자 동향"],
+                        [[["보도시점", "2025. 9. 19.(금) 11:00", "배포", "2025. 9. 19.(금) 08:00"]],
+                         [["담당 부서", "국제경제과", "담당자", "사무관", "황예진", "(044-215-7630)"]]])
+    extract_structure(doc)
+    s = doc.structure
+    assert s.department == "국제경제과"
+    assert s.contact.startswith("사무관 황예진") and s.phone == "044-215-7630"
+    assert s.release == "2025. 9. 19.(금) 11:00"           # the 배포 time after it is another label's
+
+
+def test_a_document_without_contact_labels_states_none():
+    doc, _ = _doc(["회의 결과를 알려 드립니다.", "다음 회의는 3월에 엽니다."])
+    extract_structure(doc)
+    assert (doc.structure.department, doc.structure.contact, doc.structure.phone, doc.structure.release) == \
+        (None, None, None, None)
