@@ -314,13 +314,16 @@ class HostedTenant:
     def source_path(self, filename: str):
         return self._call("source_path", filename)
 
-    def answer(self, question: str, limit: int = 5, principal: Optional[str] = None) -> dict:
+    def answer(self, question: str, limit: int = 5, principal: Optional[str] = None,
+               document: Optional[str] = None) -> dict:
         """The extractive answer over this Tenant (engine.api.calls, as the API and the CLI answer)."""
-        return self._call("answer", question, limit=limit, principal=principal)
+        return self._call("answer", question, limit=limit, principal=principal, document=document)
 
-    def llm_answer(self, question: str, config_dir: str, limit: int = 10, principal: Optional[str] = None) -> dict:
+    def llm_answer(self, question: str, config_dir: str, limit: int = 10, principal: Optional[str] = None,
+                   document: Optional[str] = None) -> dict:
         """The LLM gateway's grounded answer, with the gateway saved in ``config_dir`` (engine.api.calls)."""
-        return self._call("answer", question, limit=limit, llm=True, config_dir=config_dir, principal=principal)
+        return self._call("answer", question, limit=limit, llm=True, config_dir=config_dir, principal=principal,
+                          document=document)
 
     def evidence_html(self, answer: dict) -> str:
         """The evidence page of an answer over this Tenant (engine.api.calls)."""

@@ -26,6 +26,7 @@ from ui.errors_view import ErrorsView
 from ui.evidence import prepare
 from ui.evidence_view import EvidenceView
 from ui.help_dialog import HelpDialog
+from ui.scope_chip import ScopeChip
 from ui.service import EngineService, RefreshProgress
 from ui.settings_dialog import SettingsDialog
 from ui.status_area import StatusArea
@@ -72,6 +73,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self._build_actions()
         self._build_widgets()
+        self._build_scope()
         self._connect()
         self._update_actions()
         self.update_gateway_state()
@@ -159,6 +161,25 @@ class MainWindow(QMainWindow):
         self.gateway_label = self.status.gateway_label
         self.status.add_note(self.api_switch.label)
         self.errors_button.clicked.connect(lambda: self.centre_tabs.setCurrentWidget(self.errors))
+
+    def _build_scope(self) -> None:
+        """ "이 문서에 묻기" on the selected document (its row's context menu and the tool bar) and the chip
+        above the answer that shows the scope and takes it away."""
+        self.ask_document_action = self._action(texts.ASK_THIS_DOCUMENT, self.ask_selected_document)
+        self.ask_document_action.setToolTip(texts.ASK_THIS_DOCUMENT_TIP)
+        self.documents.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.documents.table.addAction(self.ask_document_action)
+        self.findChild(QToolBar).addAction(self.ask_document_action)
+        self.scope_chip = ScopeChip()
+        self.answer_panel.layout().insertWidget(1, self.scope_chip)
+        self.documents.table.selectionModel().selectionChanged.connect(lambda *_: self._update_actions())
+
+    def ask_selected_document(self) -> None:
+        """Questions go to the selected (readable) document only, until the chip's ✕."""
+        entry = self.documents.selected_entry()
+        if entry and entry.get("readable"):
+            self.scope_chip.set_document(entry["filename"])
+            self.answer_panel.question.setFocus()
 
     def _connect(self) -> None:
         s = self.service
@@ -315,6 +336,7 @@ class MainWindow(QMainWindow):
         """Another folder chosen: its documents and errors; the answer from the folder before goes away."""
         if self.answer_folder is not None and folder != self.answer_folder:
             self._clear_answer()
+        self.scope_chip.set_document(None)       # the scope was a document of the folder before
         self.documents.scroll_to_start()
         self._show_folder(folder)
 
@@ -336,6 +358,8 @@ class MainWindow(QMainWindow):
         self.open_action.setEnabled(has_folder)
         self.print_action.setEnabled(self.answer is not None)
         self.html_action.setEnabled(self.answer is not None)
+        entry = self.documents.selected_entry() if has_folder else None
+        self.ask_document_action.setEnabled(bool(entry and entry.get("readable")))
 
     def _progress(self, p: RefreshProgress) -> None:
         name = Path(p.folder).name
@@ -419,10 +443,11 @@ class MainWindow(QMainWindow):
         def on_error(exc):
             self._answer_failed(request, exc)
 
+        document = self.scope_chip.document()
         if use_llm:
-            self.service.ask_llm(folder, question, paths.config_dir(), on_done, on_error)
+            self.service.ask_llm(folder, question, paths.config_dir(), on_done, on_error, document=document)
         else:
-            self.service.ask(folder, question, on_done, on_error)
+            self.service.ask(folder, question, on_done, on_error, document=document)
 
     def stop_waiting(self) -> None:
         """Drop the question in flight (its answer, when it comes, is not shown)."""

@@ -363,16 +363,19 @@ class EngineService(QObject):
             self.busy_changed.emit(False)
 
     # ---- questions and evidence ---------------------------------------------
-    def ask(self, folder: str, question: str, on_done, on_error, limit: int = 5) -> None:
-        """Answer a question from one folder's documents (engine.answer)."""
+    def ask(self, folder: str, question: str, on_done, on_error, limit: int = 5,
+            document: Optional[str] = None) -> None:
+        """Answer a question from one folder's documents (engine.answer), only from ``document`` when given."""
         tenant, principal = self.tenant(folder), self.principal
-        self.runner.run_task(lambda: tenant.answer(question, limit, principal=principal), on_done, on_error)
-
-    def ask_llm(self, folder: str, question: str, config_dir, on_done, on_error) -> None:
-        """Answer through the LLM gateway saved in ``config_dir``, from the folder's evidence."""
-        tenant, principal = self.tenant(folder), self.principal
-        self.runner.run_task(lambda: tenant.llm_answer(question, str(config_dir), principal=principal),
+        self.runner.run_task(lambda: tenant.answer(question, limit, principal=principal, document=document),
                              on_done, on_error)
+
+    def ask_llm(self, folder: str, question: str, config_dir, on_done, on_error,
+                document: Optional[str] = None) -> None:
+        """Answer through the LLM gateway saved in ``config_dir``, from the folder's evidence (or ``document``'s)."""
+        tenant, principal = self.tenant(folder), self.principal
+        self.runner.run_task(lambda: tenant.llm_answer(question, str(config_dir), principal=principal,
+                                                       document=document), on_done, on_error)
 
     def save_evidence_html(self, folder: str, answer: dict, path, on_done, on_error) -> None:
         """Write the self-contained evidence HTML of an answer (engine.evidence) to ``path``."""

@@ -81,6 +81,10 @@ REFRESH_CANCELLED = "{folder}: 읽기를 취소했습니다. 다시 읽기를 �
 # questions and answers (shared sentences: engine.wording.EVIDENCE_TEXTS)
 QUESTION_PLACEHOLDER = "질문을 적고 Enter — 예: 신청 기간은 언제인가?  구절 그대로 찾기: \"해외직접투자 동향\"처럼 따옴표로"
 ASK = "묻기"
+ASK_THIS_DOCUMENT = "이 문서에 묻기"
+ASK_THIS_DOCUMENT_TIP = "고른 문서 하나에서만 답을 찾습니다 (질문 칸 위의 표시에서 ✕로 풉니다)"
+SCOPE_CHIP = "이 문서에서만 묻습니다: {name}"
+SCOPE_REMOVE_TIP = "범위 풀기 — 폴더의 모든 문서에 묻습니다"
 ASKING = "답을 찾는 중…"
 ASKING_WHILE_READING = "‘{folder}’ 폴더를 읽는 중이라 답이 늦을 수 있습니다. 답을 찾는 중…"
 ASKING_LLM = "{host}의 모델 {model}에게 묻는 중… 답이 오래 오지 않으면 [그만 기다리기]를 누르십시오."
