@@ -74,9 +74,9 @@ def test_the_answer_looks_at_more_hits_than_it_ranks(tenant):
         def __init__(self, inner):
             self.inner, self.limits = inner, []
 
-        def search(self, query, limit, principal=None):
+        def search(self, query, limit, principal=None, within=None):
             self.limits.append(limit)
-            return self.inner.search(query, limit=limit, principal=principal)
+            return self.inner.search(query, limit=limit, principal=principal, within=within)
 
         def __getattr__(self, name):
             return getattr(self.inner, name)

@@ -29,6 +29,7 @@ def test_top_level_fields_follow_the_contract():
     assert set(d["access"]) >= {"readable", "drm", "drm_vendor", "password_protected", "reason"}
     assert set(d["blocks"][0]) == {"id", "type", "text", "page", "bbox", "parent", "level", "extractor", "confidence"}
     assert set(d["structure"]) == {"title", "doc_number", "issued_date", "issuer", "recipient", "recipients",
+                                   "department", "contact", "phone", "release",
                                    "sections", "attachments", "revisions"}
     assert set(d["metrics"]) == {"parse_ms", "extractor_mix"}
 
