@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import answers as bench  # noqa: E402  (bench/answers.py: the sets and their folders)
 from engine import answer as picker  # noqa: E402
-from engine.tenant import Tenant  # noqa: E402
+from engine.library.tenant import Tenant  # noqa: E402
 
 SEED = 13
 
