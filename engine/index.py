@@ -119,6 +119,7 @@ class ChunkIndex:
         self._lock = threading.RLock()          # the searcher
         self._write_lock = threading.RLock()    # the staging writer
         self._writer = None
+        self._deleter = None                    # the staging writer's searcher for deletions
         self._unmerged = False                  # segments committed with merge=False since
         self._fresh: set[str] = set()           # ... and their ids (merged among themselves at the end)
         self._purger: threading.Thread | None = None
@@ -181,24 +182,41 @@ class ChunkIndex:
             raise IndexDamaged(str(self.directory)) from exc
 
     # ---- writing ------------------------------------------------------------
-    def put(self, key: str, rows: list[dict]) -> None:
-        """Stage ``rows`` (see ``index_rows``) in place of whatever is under ``key``, until ``commit``."""
+    def put(self, key: str, rows: list[dict], replace: bool = True) -> None:
+        """Stage ``rows`` (see ``index_rows``) in place of whatever is under ``key``, until ``commit``;
+        ``replace=False`` when the caller knows nothing is (a new file: no look-up in the segments)."""
         with self._write_lock, self._files():
             writer = self._staging()
-            writer.delete_by_term("key", key)
+            if replace:
+                self._delete(key)
             for row in rows:
                 writer.add_document(**row)
 
     def drop(self, key: str) -> None:
         """Stage the removal of every chunk under ``key``, until ``commit``."""
         with self._write_lock, self._files():
-            self._staging().delete_by_term("key", key)
+            self._delete(key)
+
+    def _delete(self, key: str) -> None:
+        # One searcher per staging writer: Whoosh's own opens every segment again for each
+        # deletion, which read most of each segment per file staged (RSS and time growing with
+        # the index: 1,000 files' puts touched 26 MB of a 75 MB index).
+        writer = self._staging()
+        if self._deleter is None:
+            self._deleter = writer.searcher()
+        writer.delete_by_term("key", key, searcher=self._deleter)
+
+    def _close_deleter(self) -> None:
+        deleter, self._deleter = self._deleter, None
+        if deleter is not None:
+            deleter.close()
 
     def commit(self, merge: bool = True) -> None:
         """Make what was staged searchable (one new segment). ``merge=False`` leaves the segments
         as they are — a refresh commits many batches and merges once at its end (``_merge``)."""
         with self._write_lock, self._files():
             writer, self._writer = self._writer, None
+            self._close_deleter()
             if writer is None:
                 if not (merge and self._unmerged):
                     return
@@ -251,6 +269,7 @@ class ChunkIndex:
             writer, self._writer = self._writer, None
             if writer is not None:
                 try:
+                    self._close_deleter()
                     writer.cancel()
                 except Exception:   # a damaged index: nothing staged is worth keeping anyway
                     pass

@@ -276,3 +276,15 @@ def test_the_end_of_a_refresh_merges_its_small_batches_and_keeps_its_largest(tmp
     assert len(segments) == 2 and largest in {s.segment_id() for s in segments}
     assert index.chunk_count() == n
     index.close()
+
+
+def test_put_replaces_what_a_key_held_and_adds_a_new_key_without_looking(tmp_path):
+    index = ChunkIndex(tmp_path / "ix")
+    index.replace_documents([item("공고.hwpx", ["예산 집행 계획 첫판"])])
+    for key, rows in index_module.index_rows([item("공고.hwpx", ["예산 집행 계획 고친판"])]):
+        index.put(key, rows)                    # replace (the default): the first version goes
+    for key, rows in index_module.index_rows([item("새문서.hwpx", ["예산 심의 결과"])]):
+        index.put(key, rows, replace=False)
+    index.commit()
+    assert sorted(h["text"] for h in index.search("예산")) == ["예산 심의 결과", "예산 집행 계획 고친판"]
+    index.close()

@@ -66,7 +66,7 @@ class GroupIndexes:
                 index, indexed = self.with_held(group)
                 for s, rows in documents:
                     if rows and acl.allow_list(s["filename"]) in admitted:
-                        index.put(s["filename"], rows)
+                        index.put(s["filename"], rows, replace=s["filename"] in indexed)
                         indexed[s["filename"]] = s["doc_id"]
                     elif s["filename"] in indexed:
                         dropped.add(s["filename"])
