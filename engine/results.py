@@ -1,4 +1,4 @@
-"""The shapes of what the engine answers: listing rows, search hits, citations, answers (seed 004).
+"""The shapes of what the engine answers: listing rows, search hits, answers and their citations (seed 004).
 
 They are ``TypedDict``s, so a result stays the plain dict it always was (the same JSON, the same pickles
 between the window and its engine process) while a reader and a type checker see its fields by name.
@@ -82,3 +82,49 @@ class Search(TypedDict):
     skipped: list[Skipped]
     warnings: list[Notice]
     hits: list[Hit]
+
+
+class Revision(TypedDict):
+    """A row of a 신·구조문대비표 a quote sits in: ``{kind, label, current, revised}``."""
+    kind: str
+    label: Optional[str]
+    current: str
+    revised: str
+
+
+class Citation(TypedDict):
+    """Where an answer line comes from: the quoted text, its chunk, and the anchors it was narrowed to."""
+    n: int
+    chunk_id: str
+    doc_id: str
+    filename: str
+    quote: str
+    path: list[str]
+    outline: list[str]
+    anchors: list[Anchor]
+    extractors: list[str]
+    revisions: list[Revision]
+
+
+class AnswerLine(TypedDict):
+    """One line of an answer: its text, the citations it rests on, the phrase that answers, a table row's cells."""
+    text: str
+    citations: list[int]
+    answer_span: Optional[list[int]]
+    table: NotRequired[Optional[dict]]
+
+
+class Answer(TypedDict):
+    """``engine.answer.answer()``: quoted, cited lines, or the reason there are none."""
+    tenant: str
+    question: str
+    answered: bool
+    reason: Optional[str]
+    reason_text: Optional[str]
+    made_by: str
+    skipped: list[Skipped]
+    text: str
+    lines: list[AnswerLine]
+    citations: list[Citation]
+    document: Optional[str]
+    chunks_searched: NotRequired[int]

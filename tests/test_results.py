@@ -7,6 +7,7 @@ from typing import Optional, get_args, get_origin, get_type_hints
 import pytest
 
 from engine import results
+from engine.answer import answer
 from engine.library.tenant import Tenant
 from tests.test_tenant import make_folder
 
@@ -62,3 +63,15 @@ def test_search_answers_with_hits_and_skipped_documents(tenant):
     found = tenant.search("신청기간")
     assert found["hits"] and found["skipped"]
     assert mismatches(found, results.Search) == []
+
+
+def test_an_answer_is_an_answer_with_lines_and_citations(tenant):
+    found = answer(tenant, "신청기간은 언제까지인가요?")
+    assert found["answered"] and found["citations"]
+    assert mismatches(found, results.Answer) == []
+
+
+def test_a_refused_answer_keeps_the_same_shape(tenant):
+    found = answer(tenant, "화성 탐사선의 발사 일정은?")
+    assert not found["answered"]
+    assert mismatches(found, results.Answer) == []
