@@ -389,7 +389,8 @@ class ChunkIndex:
         it counts fully in the title field but only TOPIC_WEIGHT in the text fields, so a
         cover page that repeats the title does not outrank the passage asked about.
         """
-        schema, searcher = self._ix.schema, self._searcher
+        searcher = self._searcher
+        schema = searcher.schema     # not self._ix.schema: that reads the TOC a background purge may be replacing
         terms = {name: list(dict.fromkeys(schema[name].process_text(text, mode="query")))
                  for name in QUERY_FIELDS}
         topic = {t for t in terms["title"] if searcher.doc_frequency("title", t)}
