@@ -97,7 +97,7 @@ def _answer(answer: dict) -> str:
         for line in answer["lines"]:
             refs = line.get("citations") or ([line["citation"]] if line.get("citation") else [])
             marks = "".join(f"<a class='ref' href='#c{int(n)}'>[{int(n)}]</a>" for n in refs)
-            out.append(f"<li>{bold_span(line.get('text', ''), line.get('answer_span'))}{marks}</li>")
+            out.append(f"<li>{bold_span(line.get('text', ''), span_of(line))}{marks}</li>")
         out.append("</ol>")
     elif answer.get("text"):
         out.append("<p>" + _e(answer["text"]).replace("\n", "<br>") + "</p>")
@@ -259,13 +259,24 @@ def _neighbours(doc: Optional[Document], block_ids: list[str]) -> tuple[list[str
     return before, after
 
 
-def bold_span(text: str, span) -> str:
-    """``text`` escaped for HTML with the answering phrase ``span`` ([start, end], or None) in bold."""
-    try:
-        start, end = (int(x) for x in span)
-    except (TypeError, ValueError):
+def span_of(line: dict) -> Optional[tuple[int, int]]:
+    """An answer line's answering phrase as (start, end), when it is given and fits the line's text."""
+    span, text = line.get("answer_span"), line.get("text") or ""
+    if not isinstance(span, (list, tuple)) or len(span) != 2:
+        return None
+    start, end = span
+    if not (isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= len(text)):
+        return None
+    return start, end
+
+
+def bold_span(text: str, span: Optional[tuple[int, int]], offset: int = 0) -> str:
+    """``text`` escaped for HTML with the part inside ``span`` (offsets into a longer text at ``offset``)
+    in bold."""
+    if span is None:
         return _e(text)
-    if not 0 <= start < end <= len(text):
+    start, end = max(span[0] - offset, 0), min(span[1] - offset, len(text))
+    if start >= end:
         return _e(text)
     return f"{_e(text[:start])}<b class='answering'>{_e(text[start:end])}</b>{_e(text[end:])}"
 

@@ -20,6 +20,7 @@ import re
 from typing import Optional
 
 from engine import wording
+from engine.evidence import bold_span, span_of
 from ui import report, texts
 
 _e = html.escape
@@ -29,27 +30,6 @@ NOT_FOUND_CODES = ("NO_MATCH", "NO_EVIDENCE")
 MAX_NAMES = 6              # unreadable documents named in a "not found" answer
 WHERE_STYLE = "color:#555"
 HEADER_BG = "#eef2f7"
-
-
-def span_of(line: dict) -> Optional[tuple[int, int]]:
-    """The line's answering phrase as (start, end), when it is given and fits the text."""
-    span, text = line.get("answer_span"), line.get("text") or ""
-    if not isinstance(span, (list, tuple)) or len(span) != 2:
-        return None
-    start, end = span
-    if not (isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= len(text)):
-        return None
-    return start, end
-
-
-def bold_span(text: str, span: Optional[tuple[int, int]], offset: int = 0) -> str:
-    """``text`` escaped, with the part inside ``span`` (offsets into a longer text at ``offset``) in bold."""
-    if span is None:
-        return _e(text)
-    start, end = max(span[0] - offset, 0), min(span[1] - offset, len(text))
-    if start >= end:
-        return _e(text)
-    return f"{_e(text[:start])}<b>{_e(text[start:end])}</b>{_e(text[end:])}"
 
 
 def table_of(line: dict) -> Optional[tuple[list[str], list[str]]]:
