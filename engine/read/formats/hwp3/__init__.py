@@ -20,7 +20,7 @@ from engine.read.failures import ReadFailure
 from engine.read.formats.base import DocumentBuilder
 from engine.read.formats.hwp3.hchar import hchar_string
 from engine.read.formats.hwp3.paragraphs import Reader, StreamError
-from engine.read.formats.hwpx.emit import emit_paragraph
+from engine.read.formats.hwpx.emit import emit_body
 
 SIGNATURE, DOC_INFO, SUMMARY = 30, 128, 1008
 PASSWORD_AT, COMPRESSED_AT, INFO_BLOCK_AT = 96, 124, 126     # offsets inside the document information
@@ -50,15 +50,7 @@ def read(data: bytes, doc: DocumentBuilder) -> None:
             raise ReadFailure("CORRUPT", "paragraph stream") from None
         doc.warn("TRUNCATED")
     layout = reader.layout
-    for para in paras:
-        if not layout.has_pages:
-            para.page = para.end_page = None
-        emit_paragraph(doc, para)
-    if layout.has_pages:
-        doc.set_pages(layout.page)
-        doc.warn("PAGE_APPROXIMATE")
-    if layout.columns > 1:
-        doc.warn("LAYOUT_SIDE_BY_SIDE")
+    emit_body(doc, paras, layout.page if layout.has_pages else None, layout.columns)
     doc.set_title(hchar_string(data[SIGNATURE + DOC_INFO:SIGNATURE + DOC_INFO + 112]))
 
 

@@ -13,7 +13,7 @@ import zlib
 
 from engine.read.failures import ReadFailure
 from engine.read.formats.base import DocumentBuilder
-from engine.read.formats.hwpx.emit import emit_paragraph
+from engine.read.formats.hwpx.emit import emit_body
 from engine.read.formats.hwpx.package import Package
 from engine.read.formats.hwpx.section import Pager, Para, SectionError, read_section
 
@@ -38,19 +38,5 @@ def read(data: bytes, doc: DocumentBuilder) -> None:
         raise ReadFailure("CORRUPT", "no readable section")
     for number in skipped:
         doc.warn("SECTION_SKIPPED", n=number)
-    if not pager.has_lines:
-        _forget_pages(body)
-    for para in body:
-        emit_paragraph(doc, para)
-    if pager.has_lines:
-        doc.set_pages(pager.pages)
-        doc.warn("PAGE_APPROXIMATE")
-    if pager.most_columns > 1:
-        doc.warn("LAYOUT_SIDE_BY_SIDE")
+    emit_body(doc, body, pager.pages if pager.has_lines else None, pager.most_columns)
     doc.set_title(package.title())
-
-
-def _forget_pages(paras: list[Para]) -> None:
-    """Without any line positions in the file a page estimate would be a guess."""
-    for para in paras:
-        para.page = para.end_page = None

@@ -11,6 +11,21 @@ from engine.read.formats.base import DocumentBuilder
 from engine.read.formats.hwpx.section import Note, Para, Table
 
 
+def emit_body(doc: DocumentBuilder, paras: list[Para], pages: Optional[int], columns: int) -> None:
+    """A document's body paragraphs with its estimated page count (``pages``), or with no page at all
+    when the file gives no line positions (``None``: an estimate would be a guess); more than one
+    column warns that side-by-side text may read out of order."""
+    for para in paras:
+        if pages is None:
+            para.page = para.end_page = None
+        emit_paragraph(doc, para)
+    if pages is not None:
+        doc.set_pages(pages)
+        doc.warn("PAGE_APPROXIMATE")
+    if columns > 1:
+        doc.warn("LAYOUT_SIDE_BY_SIDE")
+
+
 def emit_paragraph(doc: DocumentBuilder, para: Para) -> None:
     """A body paragraph; a table inside it splits its text so reading order holds.
 
