@@ -131,12 +131,11 @@ def answer(tenant, question: str, limit: int = 5, principal: Optional[str] = Non
               "skipped": found["skipped"] if document is None else [],
               "made_by": wording.answer_text("made_by"), "text": "", "lines": [], "citations": []}
     hits = found["hits"]
-    if document is not None:
-        whole = tenant.document_hits(document, principal)
-        if not whole:
+    if document is not None and not hits:
+        # none of the question's words there (or no such document): its opening is where its form is
+        hits = tenant.document_hits(document, principal)[:OPENING_CHUNKS]
+        if not hits:
             return _refused(result, "NO_DOCUMENT")
-        if not hits:          # none of the question's words: the document's opening is where its form is
-            hits = whole[:OPENING_CHUNKS]
     if not hits:
         return _refused(result, "NO_MATCH")
     q = analyze(question)
