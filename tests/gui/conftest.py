@@ -11,6 +11,7 @@ from noda_desktop.gui import prepare_app
 from noda_desktop.hosted_api import HostedApi
 from ui.collector import GuiCollector
 from ui.engine_host import EngineHost
+from ui.main_window import MainWindow
 
 
 @pytest.fixture(autouse=True)
@@ -52,3 +53,12 @@ def office(tmp_path, notice_pdf) -> Path:
     (folder / "빈파일.hwpx").write_bytes(b"")
     (folder / "암호.pdf").write_bytes(pdf_bytes(password="1234"))
     return folder
+
+
+@pytest.fixture
+def window(qtbot, engine_host):
+    """The main window on the shared engine, shown (a test module may bring its own)."""
+    w = MainWindow(host=engine_host)
+    qtbot.addWidget(w)
+    w.show()
+    return w

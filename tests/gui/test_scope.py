@@ -1,21 +1,11 @@
 """'이 문서에 묻기': the window asks one document, shows the scope as a chip above the answer, and its ✕ takes it away."""
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt
 
 from tests.gui.test_window import READ_TIMEOUT, ask, drop, rows, wait_read
 from ui import texts
 from ui.documents import FILE
-from ui.main_window import MainWindow
-
-
-@pytest.fixture
-def window(qtbot, engine_host):
-    w = MainWindow(host=engine_host)
-    qtbot.addWidget(w)
-    w.show()
-    return w
 
 
 def _select(window, filename: str) -> None:

@@ -23,14 +23,6 @@ from ui.main_window import MainWindow
 READ_TIMEOUT = 40_000
 
 
-@pytest.fixture
-def window(qtbot, engine_host):
-    w = MainWindow(host=engine_host)
-    qtbot.addWidget(w)
-    w.show()
-    return w
-
-
 def drag_enter(window, mime: QMimeData) -> QDragEnterEvent:
     """Send a drag-enter event (QPointF since Qt 6.12, QPoint before)."""
     args = (Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
