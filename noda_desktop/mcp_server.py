@@ -33,6 +33,7 @@ from engine.api.fit import fit
 from engine.api.schemas import (AnswerRequest, ContextRequest, DocumentsRequest, SearchRequest, StrictBody,
                                 VerifyRequest)
 from engine.api.usage import Usage
+from engine.wording import fields
 from noda_desktop.serve import saved_registry, usage_path, warm_up
 
 MAX_RESULT_BYTES = 2 * 1024 * 1024
@@ -44,18 +45,18 @@ INSTRUCTIONS = ("노다: 이 PC의 업무 문서 폴더(한글·PDF·워드·엑
 class ParseArgs(StrictBody):
     """A file on this PC by ``path``, or a file's bytes as ``filename`` and ``data_base64``."""
 
-    path: Optional[str] = Field(None, description="이 PC의 파일 경로")
-    filename: Optional[str] = Field(None, description="파일 이름 (data_base64 와 함께)")
-    data_base64: Optional[str] = Field(None, description="파일의 바이트 (base64)")
+    path: Optional[str] = Field(None, description=fields.FILE_PATH)
+    filename: Optional[str] = Field(None, description=fields.FILE_NAME)
+    data_base64: Optional[str] = Field(None, description=fields.DATA_BASE64)
 
 
 class AddFolderArgs(StrictBody):
-    path: str = Field(description="지켜볼 폴더의 경로 (폴더 안의 파일은 바꾸지 않는다)")
+    path: str = Field(description=fields.WATCH_PATH)
 
 
 class RemoveFolderArgs(StrictBody):
-    tenant: Optional[str] = Field(None, description="뺄 폴더의 이름 (documents 의 tenant)")
-    path: Optional[str] = Field(None, description="또는 뺄 폴더의 경로")
+    tenant: Optional[str] = Field(None, description=fields.REMOVE_TENANT)
+    path: Optional[str] = Field(None, description=fields.REMOVE_PATH)
 
 
 # tool name -> (route, arguments model, description)

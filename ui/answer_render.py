@@ -99,7 +99,7 @@ def searched_text(answer: dict, documents_read: Optional[int]) -> str:
 def skipped_names(answer: dict) -> str:
     names = [s.get("filename", "") for s in answer.get("skipped") or []]
     shown = ", ".join(names[:MAX_NAMES])
-    return shown + (texts.MORE_SKIPPED_SHORT.format(n=len(names) - MAX_NAMES) if len(names) > MAX_NAMES else "")
+    return shown + (texts.MORE.format(n=len(names) - MAX_NAMES) if len(names) > MAX_NAMES else "")
 
 
 def not_found_html(answer: dict, documents_read: Optional[int]) -> str:

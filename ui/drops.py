@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
+from ui import texts
+
 ZIP_FOLDERS = "zip-folders"          # under the cache root: private copies of dropped ZIP files
 SINGLE_FILES = "single-files"        # under the cache root: the "개별 파일" folder
-SINGLE_FILES_NAME = "개별 파일"
+SINGLE_FILES_NAME = texts.SINGLE_FILES_FOLDER
 MANIFEST = ".noda-originals.json"    # hidden: the folder's reader skips dot files
 
 

@@ -24,7 +24,7 @@ def empty_state(icon: QIcon, add_folder, add_files, open_sample) -> QWidget:
     body.setStyleSheet("font-size:12pt; color:#444")
     buttons = QHBoxLayout()
     buttons.addStretch(1)
-    for text, slot, enabled in ((texts.EMPTY_ADD, add_folder, True), (texts.EMPTY_ADD_FILES, add_files, True),
+    for text, slot, enabled in ((texts.ADD_FOLDER, add_folder, True), (texts.ADD_FILES, add_files, True),
                                 (texts.EMPTY_SAMPLE, open_sample, paths.sample_tenant().is_dir())):
         button = QPushButton(text)
         button.clicked.connect(slot)

@@ -22,7 +22,6 @@ from engine.gateway import Gateway, GatewayConfig, GatewayError, load_config, lo
 from engine.gateway.config import FORMATS, key_store
 from ui import texts
 
-TEST_PROMPT = "연결 확인입니다. ‘확인’ 한 낱말로만 답하십시오."
 TEST_TIMEOUT_S = 30.0
 OK_STYLE = "color:#1e6b2f"
 WARN_STYLE = "color:#b3261e"
@@ -130,7 +129,7 @@ class GatewaySettings(QWidget):
         self.test_button.setEnabled(False)
         self.test_result.setStyleSheet("color:#666")
         self.test_result.setText(texts.GATEWAY_TESTING)
-        self.runner.run_task(lambda: gateway.complete(TEST_PROMPT),
+        self.runner.run_task(lambda: gateway.complete(wording.gateway.PROBE),
                              lambda _reply: self._tested(test_no, info, None),
                              lambda exc: self._tested(test_no, info, exc))
 

@@ -13,7 +13,7 @@ REASONS_MARK = "{reasons}"
 
 def guide_markdown() -> str:
     """The guide's Markdown with every reason's "what happened" and "what to do" filled in."""
-    rows = [f"| {texts.HELP_REASON_HEAD} | {texts.HELP_STEP_HEAD} |", "|---|---|"]
+    rows = [f"| {texts.HELP_REASON_HEAD} | {texts.DETAIL_STEP} |", "|---|---|"]
     rows += [f"| {what} | {step} |" for what, step in wording.REASONS.values()]
     text = (paths.resources_dir() / GUIDE).read_text(encoding="utf-8")
     return text.replace(REASONS_MARK, "\n".join(rows))

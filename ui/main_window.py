@@ -367,7 +367,7 @@ class MainWindow(QMainWindow):
             if p.reading:
                 text = texts.PROGRESS_READING.format(folder=name, done=p.done, total=p.total, file=p.reading[0])
                 if len(p.reading) > 1:
-                    text += texts.PROGRESS_MORE.format(n=len(p.reading) - 1)
+                    text += texts.MORE.format(n=len(p.reading) - 1)
             else:
                 text = texts.PROGRESS.format(folder=name, done=p.done, total=p.total, current=p.current or "")
             self.status.set_progress(text, p.done, p.total)
@@ -552,7 +552,7 @@ class MainWindow(QMainWindow):
         if not self.answer:
             self.statusBar().showMessage(texts.NOTHING_TO_PRINT, 5000)
             return
-        path = file_dialogs.choose_save_file(self, texts.SAVE_HTML, "노다_근거.html", texts.HTML_FILTER, "html")
+        path = file_dialogs.choose_save_file(self, texts.SAVE_HTML, texts.HTML_FILE_NAME, texts.HTML_FILTER, "html")
         if path:
             self.save_html(path)
 

@@ -1,7 +1,12 @@
-"""The window's own Korean labels (reasons and warnings come from engine.wording)."""
+"""The window's own Korean words: its labels, buttons, menus and the messages only the window shows.
+
+A sentence the window shares with the CLI, the API or the evidence page is engine.wording's; the names
+below that point there (FOLDER_MISSING, STATUS_REVIEW, HTML_SAVED) are that one sentence, not a copy.
+Reasons and warnings come from engine.wording by their codes.
+"""
 from __future__ import annotations
 
-from engine.wording import PRODUCT_NAME
+from engine.wording import EVIDENCE_TEXTS, PRODUCT_NAME, TENANT_TEXTS
 
 WINDOW_TITLE = PRODUCT_NAME
 
@@ -10,8 +15,6 @@ EMPTY_TITLE = "먼저 문서 폴더를 넣으십시오"
 EMPTY_BODY = ("문서가 든 폴더나 문서 파일(ZIP 파일도 됩니다)을 이 창에 끌어다 놓거나, [폴더 추가](Ctrl+O)를 누르십시오.\n"
               "노다가 문서를 읽고, 못 읽은 문서는 까닭과 할 일을 알려 드립니다.\n"
               "다 읽으면 오른쪽 칸에 질문을 적고 Enter를 누르십시오. 답마다 근거가 붙습니다.")
-EMPTY_ADD = "폴더 추가…"
-EMPTY_ADD_FILES = "파일 추가…"
 EMPTY_SAMPLE = "예시 폴더 열기"
 
 # actions
@@ -26,7 +29,6 @@ SETTINGS = "설정…"
 ABOUT = "노다 정보"
 HELP = "사용 설명서"
 HELP_REASON_HEAD = "못 읽은 까닭"
-HELP_STEP_HEAD = "할 일"
 QUIT = "끝내기"
 MENU_FILE = "파일(&F)"
 MENU_HELP = "도움말(&H)"
@@ -42,24 +44,26 @@ REMOVE_CONFIRM = "‘{folder}’ 폴더를 목록에서 뺍니다.\n폴더와 �
 FOLDER_DIALOG = "문서 폴더 고르기"
 FILES_DIALOG = "읽을 문서 파일 고르기"
 DROP_REJECTED = "이 PC의 폴더나 파일이 아니라 넣지 못했습니다: {names}"
-FOLDER_MISSING = "폴더를 찾을 수 없습니다: {folder}"
+FOLDER_MISSING = TENANT_TEXTS["not_folder"]
 ZIP_FAILED = "ZIP 파일 {name}을(를) 열지 못했습니다: {error}"
 FILES_ADDED = "‘{names}’을(를) 폴더 목록의 ‘{folder}’에 넣었습니다 — 이 파일만 읽고, 파일이 든 폴더의 다른 파일은 읽지 않습니다."
 FILES_FAILED = "파일을 넣지 못했습니다: {error}"
+SINGLE_FILES_FOLDER = "개별 파일"     # the folder of single dropped files, as the folder list names it
 SINGLE_FILES_TIP = ("끌어다 놓거나 [파일 추가]로 넣은 파일들입니다. 노다가 읽으려고 둔 사본이며, "
                     "원본 파일은 그 자리에 그대로 있습니다. [원본 열기]는 원본을 엽니다.")
 
 # documents
 STATUS_READ = "읽음"
 STATUS_UNREADABLE = "못 읽음"
-STATUS_REVIEW = "확인 필요"
+STATUS_REVIEW = TENANT_TEXTS["review"]
 FILTER_ALL = "모두"
 FILTER_LABEL = "보기:"
 FROM_CACHE = "지난번에 읽은 목록입니다 — 바뀐 파일을 확인하는 중…"
-COLUMNS = ["파일", "형식", "상태", "까닭과 할 일", "제목", "문서번호", "시행일", "발신"]
+REASON_COLUMN = "까닭과 할 일"
+COLUMNS = ["파일", "형식", "상태", REASON_COLUMN, "제목", "문서번호", "시행일", "발신"]
 DOCUMENTS_TAB = "문서 목록"
 ERRORS_TAB = "읽기 오류"
-ERROR_COLUMNS = ["문서", "까닭과 할 일", "경로"]
+ERROR_COLUMNS = ["문서", REASON_COLUMN, "경로"]
 REVIEW_PREFIX = "읽었지만 눈으로 확인하십시오: "
 DETAIL_EMPTY = "문서를 고르면 까닭과 할 일, 문서의 제목·번호·날짜가 여기에 나옵니다. 두 번 누르면 원본을 엽니다."
 DETAIL_WHAT = "까닭"
@@ -72,7 +76,7 @@ DETAIL_ATTACHMENTS = "붙임"
 # progress
 PROGRESS = "{folder}: {done}/{total} — {current}"
 PROGRESS_READING = "{folder}: {done}/{total} — 읽는 중: {file}"
-PROGRESS_MORE = " 외 {n}개"
+MORE = " 외 {n}개"
 PROGRESS_SCAN = "{folder}: 바뀐 파일을 찾는 중…"
 PROGRESS_INDEX = "{folder}: 찾아보기 목록을 만드는 중…"
 REFRESH_DONE = "{folder}: 새 문서 {added}개, 바뀐 문서 {changed}개, 빠진 문서 {removed}개"
@@ -96,7 +100,6 @@ SKIPPED_WHERE = " — 까닭과 할 일은 [읽기 오류] 탭에 있습니다."
 SKIPPED_AGAIN = "못 읽은 문서 {count}개는 이번에도 찾지 않았습니다 ([읽기 오류] 탭)."
 ANSWER_PLACEHOLDER = "질문하면 답과 근거가 여기에 나옵니다."
 ANSWER_FAILED = "답을 만들지 못했습니다: {error}"
-MORE_SKIPPED_SHORT = " 외 {n}개"
 PRINT_SKIPPED = "못 읽은 문서는 찾지 않았습니다: {names}"
 CITATIONS_HEADER = "근거 (누르면 원문을 보여 드립니다)"
 NOT_FOUND = "찾지 못했습니다"
@@ -134,7 +137,8 @@ PRINTED = "인쇄로 보냈습니다."
 PRINT_FAILED = "인쇄하지 못했습니다: {error}"
 HTML_FILTER = "HTML 파일 (*.html)"
 PRINT_PREVIEW = "인쇄 미리 보기"
-HTML_SAVED = "근거 HTML을 저장했습니다: {path}"
+HTML_SAVED = EVIDENCE_TEXTS["saved"]
+HTML_FILE_NAME = "노다_근거.html"
 HTML_FAILED = "근거 HTML을 만들지 못했습니다: {error}"
 
 # settings

@@ -50,7 +50,7 @@ def fit(payload: dict, max_bytes: int) -> dict:
 def _describe(cut: dict) -> str:
     if "total" in cut:
         return f"{cut['path']} {cut['kept']}/{cut['total']}"
-    return f"{cut['path']} {cut['kept_chars']}/{cut['chars']}자"
+    return wording.api_text("cut_chars", path=cut["path"], kept=cut["kept_chars"], total=cut["chars"])
 
 
 def _largest(value: Any, path: str) -> Optional[tuple[str, Any, Any, Any]]:

@@ -197,7 +197,7 @@ def chunk(registry: Registry, body: dict) -> tuple[int, dict]:
         budget = DEFAULT_BUDGET if budget in (None, "") else int(budget)
     except (TypeError, ValueError):
         raise ApiError(400, "BAD_REQUEST", wording.api_text(
-            "BAD_REQUEST", detail=wording.api_text("field_type", field="budget", expected="정수"))) from None
+            "BAD_REQUEST", detail=wording.api_text("field_type", field="budget", expected=wording.api.TYPE_NAMES["int"]))) from None
     budget = max(MIN_CHUNK_BUDGET, min(budget, MAX_CHUNK_BUDGET))
     data, name = sent_file(body)
     parts = [{"document": d.to_dict(), "chunks": [c.to_dict() for c in chunk_document(d, budget=budget)]}
@@ -215,7 +215,7 @@ def add_folder(registry: Registry, body: dict) -> tuple[int, dict]:
     request = _valid("add_folder", body)
     path = Path(request["path"] or "").expanduser()
     if not request["path"] or not path.is_dir():
-        raise ApiError(400, "NOT_A_FOLDER", wording.api_text("NOT_A_FOLDER", path=request["path"] or ""))
+        raise ApiError(400, "NOT_A_FOLDER", wording.api_text("NOT_A_FOLDER", folder=request["path"] or ""))
     name = registry.add(path)
     if registry.watch:
         threading.Thread(target=registry.warm, args=([name],), name=f"noda-read-{name}", daemon=True).start()

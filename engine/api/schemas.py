@@ -12,12 +12,13 @@ from typing import Optional
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine import wording
+from engine.wording import fields
 
 MAX_QUERY = 4000          # characters of a query or question (the index reads the first 1000)
 MAX_ANSWER = 200_000      # characters of an answer to verify
 
-_TENANT = Field(None, description="폴더 이름 (GET /health 의 tenants). 폴더가 하나뿐이면 생략할 수 있다")
-_PRINCIPAL = Field(None, description="이 사람이 볼 수 있는 문서에서만 (폴더의 ACL.json)")
+_TENANT = Field(None, description=fields.TENANT)
+_PRINCIPAL = Field(None, description=fields.PRINCIPAL)
 
 
 class StrictBody(BaseModel):
@@ -38,8 +39,8 @@ class SearchRequest(StrictBody):
     """Chunks that match ``query``, in the engine's order, with their anchors."""
 
     tenant: Optional[str] = _TENANT
-    query: str = Field(max_length=MAX_QUERY, description="찾을 말")
-    limit: int = Field(10, description="결과 수 (최대 20)")
+    query: str = Field(max_length=MAX_QUERY, description=fields.QUERY)
+    limit: int = Field(10, description=fields.SEARCH_LIMIT)
     principal: Optional[str] = _PRINCIPAL
 
 
@@ -47,21 +48,21 @@ class AnswerRequest(StrictBody):
     """An answer quoted from the documents, each line with its citation; ``llm`` asks the gateway."""
 
     tenant: Optional[str] = _TENANT
-    question: str = Field(max_length=MAX_QUERY, description="질문")
-    limit: Optional[int] = Field(None, description="답을 고를 조각 수 (발췌 5, LLM 10, 최대 20)")
-    llm: bool = Field(False, description="관리자가 켠 사내 LLM 게이트웨이로 답한다 (꺼져 있으면 400)")
+    question: str = Field(max_length=MAX_QUERY, description=fields.QUESTION)
+    limit: Optional[int] = Field(None, description=fields.ANSWER_LIMIT)
+    llm: bool = Field(False, description=fields.LLM)
     principal: Optional[str] = _PRINCIPAL
     document: Optional[str] = Field(None, max_length=1000,
-                                    description="이 문서(문서 목록의 파일 이름)에서만 답한다")
+                                    description=fields.DOCUMENT)
 
 
 class ContextRequest(StrictBody):
     """Numbered evidence for the caller's own LLM, within a character budget."""
 
     tenant: Optional[str] = _TENANT
-    query: str = Field(max_length=MAX_QUERY, description="질의")
-    budget: int = Field(4000, description="글자 예산 (기본 4000, 최대 40000)")
-    limit: int = Field(10, description="찾을 조각 수 (최대 20)")
+    query: str = Field(max_length=MAX_QUERY, description=fields.CONTEXT_QUERY)
+    budget: int = Field(4000, description=fields.BUDGET)
+    limit: int = Field(10, description=fields.CONTEXT_LIMIT)
     principal: Optional[str] = _PRINCIPAL
 
 
@@ -69,26 +70,26 @@ class VerifyRequest(StrictBody):
     """An answer checked against its sources: unsupported numbers, unknown references, quotes not found."""
 
     tenant: Optional[str] = _TENANT
-    answer: str = Field(max_length=MAX_ANSWER, description="확인할 답 ([n] 이 sources[n-1] 을 가리킨다)")
+    answer: str = Field(max_length=MAX_ANSWER, description=fields.ANSWER)
     sources: list[dict] = Field(default_factory=list,
-                                description="/context 의 sources 를 차례대로 (doc_id 와 chunk_id)")
-    citations: Optional[list[dict]] = Field(None, description="인용 [{n 또는 doc_id+chunk_id, quote}]")
+                                description=fields.SOURCES)
+    citations: Optional[list[dict]] = Field(None, description=fields.CITATIONS)
     principal: Optional[str] = _PRINCIPAL
 
 
 class FileRequest(StrictBody):
     """One file as JSON: its name and its bytes in base64 (the raw-bytes form uses X-Filename instead)."""
 
-    filename: str = Field(description="파일 이름 (포맷 판별과 인용에 쓰인다; 경로는 떼고 이름만 쓴다)")
-    data_base64: str = Field(description="파일의 바이트 (base64)")
-    budget: Optional[int] = Field(None, description="/chunk: 조각 하나의 글자 수")
+    filename: str = Field(description=fields.FILENAME)
+    data_base64: str = Field(description=fields.DATA_BASE64)
+    budget: Optional[int] = Field(None, description=fields.CHUNK_BUDGET)
 
 
 class FolderRequest(StrictBody):
     """A folder on this PC to watch (add) or to stop watching (remove). Its files are never changed."""
 
-    path: Optional[str] = Field(None, description="폴더 경로 (넣기) — 빼기는 tenant 로도 된다")
-    tenant: Optional[str] = Field(None, description="뺄 폴더의 이름 (빼기)")
+    path: Optional[str] = Field(None, description=fields.FOLDER_PATH)
+    tenant: Optional[str] = Field(None, description=fields.FOLDER_TENANT)
 
 
 BODIES: dict[str, type[BaseModel]] = {
@@ -98,16 +99,11 @@ BODIES: dict[str, type[BaseModel]] = {
 }
 
 
-# pydantic error kinds ("int_parsing", "string_type" …) by their first word, as Korean names of what was expected
-_EXPECTED = {"int": "정수", "float": "수", "string": "글자", "bool": "참/거짓", "list": "목록",
-             "dict": "객체", "model": "객체", "none": "null"}
-
-
 def explain(error: ValidationError | list[dict]) -> str:
     """A Korean sentence naming each field a body got wrong (from pydantic's errors)."""
     problems = []
     for item in (error.errors() if isinstance(error, ValidationError) else error):
-        field = ".".join(str(part) for part in item.get("loc", ()) if part != "body") or "본문"
+        field = ".".join(str(part) for part in item.get("loc", ()) if part != "body") or wording.api.BODY
         kind = item.get("type", "")
         if kind == "missing":
             problems.append(wording.api_text("field_missing", field=field))
@@ -115,11 +111,11 @@ def explain(error: ValidationError | list[dict]) -> str:
             problems.append(wording.api_text("field_extra", field=field))
         elif kind == "string_too_long":
             problems.append(wording.api_text("field_too_long", field=field))
-        elif kind in ("model_type", "dict_type") and field == "본문":
+        elif kind in ("model_type", "dict_type") and field == wording.api.BODY:
             problems.append(wording.api_text("body_not_object"))
         elif kind == "json_invalid":
             problems.append(wording.api_text("body_not_json"))
         else:
-            expected = _EXPECTED.get(kind.split("_")[0], kind)
+            expected = wording.api.TYPE_NAMES.get(kind.split("_")[0], kind)
             problems.append(wording.api_text("field_type", field=field, expected=expected))
     return " · ".join(problems)

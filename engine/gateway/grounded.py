@@ -26,16 +26,7 @@ from engine.gateway.client import Gateway
 from engine.gateway.config import load_config, load_key
 from engine.gateway.events import GatewayError
 from engine.verify import verify
-
-# Sent to the model, not shown to users (so it is not in engine/wording.py).
-INSTRUCTIONS = (
-    "당신은 공공기관 업무 문서에 대한 질문에 답합니다. "
-    "사용자가 준 [근거]에 적힌 내용만으로 한국어로 답하십시오. "
-    "문장마다 끝에 그 내용이 나온 근거 번호를 [1]처럼 붙이십시오. "
-    "숫자·날짜·금액은 근거에 적힌 그대로 쓰고, 근거에 없는 것은 지어내지 마십시오. "
-    "근거로 답할 수 없으면 근거에서 찾지 못했다고만 답하십시오."
-)
-PROMPT = "[근거]\n{context}\n\n[질문]\n{question}"
+from engine.wording.gateway import INSTRUCTIONS, question_prompt
 
 # A quoted phrase and the first [n] after it: 「…」, “…” or "…" followed by a reference.
 _QUOTED_REF = re.compile(r"[「“\"]([^」”\"\n]{2,200})[」”\"][^\[\n]{0,80}?\[(\d+)\]")
@@ -56,7 +47,7 @@ def answer(tenant, question: str, gateway: Gateway, *, limit: int = 10, budget: 
     if not sources:
         return _refused(result, "NO_MATCH")
     try:
-        reply = gateway.complete(PROMPT.format(context=evidence["context"], question=question),
+        reply = gateway.complete(question_prompt(context=evidence["context"], question=question),
                                  system=INSTRUCTIONS)
     except GatewayError as err:
         return _refused(result, err.code)

@@ -1,0 +1,35 @@
+"""noda serve, noda mcp and noda gateway status: the local API, the MCP server, and where question text would go."""
+from __future__ import annotations
+
+from engine import wording
+from noda_desktop.cli.output import print_json
+
+
+def cmd_serve(args) -> int:
+    """noda serve [FOLDER…] [--port N] [--host H --key K] [--print-token]: the local HTTP API (noda_desktop/serve.py)."""
+    from noda_desktop.serve import cmd_serve as serve
+    return serve(args)
+
+
+def cmd_mcp(args) -> int:
+    """noda mcp [FOLDER…]: the MCP server over stdio (noda_desktop/mcp_server.py)."""
+    from noda_desktop.mcp_server import cmd_mcp as serve
+    return serve(args)
+
+
+def cmd_gateway(args) -> int:
+    """noda gateway status [--json]: where question text would go, if anywhere (never the key)."""
+    from engine.gateway import Gateway
+    from noda_desktop.paths import config_dir
+
+    info = Gateway.load(config_dir()).describe()
+    if args.json:
+        print_json(info, indent=1)
+    elif info["enabled"]:
+        key = wording.gateway_text("key_present" if info["key"] else "key_absent")
+        print(wording.gateway_text("status_on", endpoint=info["endpoint"], model=info["model"], key=key))
+        if info["proxy"]:
+            print(wording.gateway_text("status_proxy", proxy=info["proxy"]))
+    else:
+        print(wording.gateway_text("status_off", why=info["reason_text"]))
+    return 0
