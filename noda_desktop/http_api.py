@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import time
+from inspect import Parameter, Signature
 from typing import Optional
 from urllib.parse import unquote
 
@@ -31,10 +32,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from engine import wording
-from engine.api import Registry, handle
+from engine.api import ROUTES, Registry, handle
 from engine.api.files import max_upload
-from engine.api.schemas import (AnswerRequest, ContextRequest, DocumentsRequest, FileRequest, SearchRequest,
-                                VerifyRequest, explain)
+from engine.api.routes import Route
+from engine.api.schemas import FileRequest, explain
 from engine.api.usage import Usage
 from noda_desktop import __version__
 from noda_desktop.api_access import LOOPBACK, Keys
@@ -63,10 +64,6 @@ def build_app(registry: Registry, keys: Keys, usage: Usage, *, any_host: bool = 
     app = FastAPI(title="Noda Desktop API", version=__version__, docs_url=None, redoc_url=None,
                   description="노다 데스크톱의 로컬 API — docs/api.md")
 
-    def call(action: str, body) -> JSONResponse:
-        status, payload = handle(registry, action, body)
-        return JSONResponse(payload, status_code=status)
-
     @app.get("/health", summary="살아 있는가 · 폴더 목록 (토큰 없이 열린다)")
     def health() -> JSONResponse:
         status, payload = handle(registry, "health", {})
@@ -74,57 +71,9 @@ def build_app(registry: Registry, keys: Keys, usage: Usage, *, any_host: bool = 
                        auth="bearer", app="noda-desktop", version=__version__)
         return JSONResponse(payload, status_code=status)
 
-    @app.get("/documents", summary="무엇이 들어와 있고 무엇을 못 읽었나", dependencies=_auth, responses=ERRORS)
-    def documents_get(tenant: Optional[str] = None, principal: Optional[str] = None) -> JSONResponse:
-        return call("documents", _given(tenant=tenant, principal=principal))
-
-    @app.post("/documents", summary="무엇이 들어와 있고 무엇을 못 읽었나", dependencies=_auth, responses=ERRORS)
-    def documents_post(body: Optional[DocumentsRequest] = Body(None)) -> JSONResponse:
-        return call("documents", _dump(body))
-
-    @app.post("/search", summary="조각 + 인용 근거", dependencies=_auth, responses=ERRORS)
-    def search(body: SearchRequest) -> JSONResponse:
-        return call("search", _dump(body))
-
-    @app.post("/answer", summary="답 + 줄마다 인용 (llm: true 면 사내 LLM 게이트웨이)", dependencies=_auth,
-              responses={**ERRORS, 502: {"description": "LLM 게이트웨이가 답하지 못했다"}})
-    def answer(body: AnswerRequest) -> JSONResponse:
-        return call("answer", _dump(body))
-
-    @app.get("/view", summary="근거를 원문 위에 칠한 화면 (HTML)", dependencies=_auth, responses=ERRORS,
-             response_class=HTMLResponse)
-    def view_get(question: str, tenant: Optional[str] = None, limit: Optional[int] = None, llm: bool = False,
-                 principal: Optional[str] = None):
-        return _page(handle(registry, "view", _given(tenant=tenant, question=question, limit=limit,
-                                                      llm=llm or None, principal=principal)))
-
-    @app.post("/view", summary="근거를 원문 위에 칠한 화면 (HTML)", dependencies=_auth, responses=ERRORS,
-              response_class=HTMLResponse)
-    def view_post(body: AnswerRequest):
-        return _page(handle(registry, "view", _dump(body)))
-
-    @app.post("/context", summary="LLM 에게 넘길 근거 묶음", dependencies=_auth, responses=ERRORS)
-    def context(body: ContextRequest) -> JSONResponse:
-        return call("context", _dump(body))
-
-    @app.post("/verify", summary="소비자의 답을 근거에 대고 본다", dependencies=_auth, responses=ERRORS)
-    def verify(body: VerifyRequest) -> JSONResponse:
-        return call("verify", _dump(body))
-
-    @app.post("/parse", summary="파일 하나 → 계약의 JSON (저장하지 않는다)", dependencies=_auth,
-              responses=ERRORS, openapi_extra=FILE_BODY)
-    async def parse(request: Request, filename: Optional[str] = Query(None)) -> JSONResponse:
-        body = await _file_body(request, filename)
-        return await run_in_threadpool(call, "parse", body)
-
-    @app.post("/chunk", summary="파일 하나 → 문서 + 조각", dependencies=_auth, responses=ERRORS,
-              openapi_extra=FILE_BODY)
-    async def chunk(request: Request, filename: Optional[str] = Query(None),
-                    budget: Optional[int] = Query(None)) -> JSONResponse:
-        body = await _file_body(request, filename)
-        if budget is not None:
-            body["budget"] = budget
-        return await run_in_threadpool(call, "chunk", body)
+    for name, route in ROUTES.items():
+        if route.summary:
+            _serve(app, registry, name, route)
 
     @app.get("/usage", summary="소비자별 사용량", dependencies=_auth)
     def usage_summary() -> JSONResponse:
@@ -145,19 +94,55 @@ def build_app(registry: Registry, keys: Keys, usage: Usage, *, any_host: bool = 
     return app
 
 
-def _given(**values) -> dict:
-    return {k: v for k, v in values.items() if v is not None}
-
-
-def _dump(body: Optional[BaseModel]) -> dict:
-    return body.model_dump(exclude_unset=True) if body is not None else {}
-
-
-def _page(answer: tuple[int, dict]):
-    status, payload = answer
-    if "html" not in payload:
+def _serve(app: FastAPI, registry: Registry, name: str, route: Route) -> None:
+    """``/name`` for one route of engine/api/routes.py: a file route takes raw bytes or JSON, any other a JSON
+    body by POST and, when it has ``query`` fields, those by GET."""
+    def answer(body: dict):
+        status, payload = handle(registry, name, body)
+        if route.html and "html" in payload:
+            return HTMLResponse(payload["html"], status_code=status)
         return JSONResponse(payload, status_code=status)
-    return HTMLResponse(payload["html"], status_code=status)
+
+    def given(**values):
+        return answer({k: v for k, v in values.items() if v is not None})
+
+    def posted(body: Optional[BaseModel]):
+        return answer(body.model_dump(exclude_unset=True) if body is not None else {})
+
+    async def sent(request: Request, filename: Optional[str] = None, **values):
+        body = await _file_body(request, filename)
+        body.update({k: v for k, v in values.items() if v is not None})
+        return await run_in_threadpool(answer, body)
+
+    fields = route.body.model_fields
+    query = [_parameter(f, fields[f].annotation, Parameter.empty if fields[f].is_required() else fields[f].default)
+             for f in route.query]
+    options = dict(summary=route.summary, dependencies=_auth,
+                   responses={**ERRORS, **({502: {"description": "LLM 게이트웨이가 답하지 못했다"}}
+                                           if "llm" in fields else {})},
+                   response_class=HTMLResponse if route.html else JSONResponse)
+    if route.body is FileRequest:
+        _endpoint(app.post, f"/{name}", sent, name,
+                  [_parameter("request", Request), _parameter("filename", Optional[str], None), *query],
+                  openapi_extra=FILE_BODY, **options)
+        return
+    if query:
+        _endpoint(app.get, f"/{name}", given, f"{name}_get", query, **options)
+    if any(field.is_required() for field in fields.values()):
+        body = _parameter("body", route.body)
+    else:   # POST /documents may come without a body
+        body = _parameter("body", Optional[route.body], Body(None))
+    _endpoint(app.post, f"/{name}", posted, f"{name}_post" if query else name, [body], **options)
+
+
+def _parameter(name: str, annotation, default=Parameter.empty) -> Parameter:
+    return Parameter(name, Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
+
+
+def _endpoint(method, path: str, fn, name: str, parameters: list[Parameter], **options) -> None:
+    """Register ``fn`` at ``path`` under ``name``, FastAPI reading its parameters (and OpenAPI) from them."""
+    fn.__signature__, fn.__name__ = Signature(parameters), name
+    method(path, **options)(fn)
 
 
 def _error(status: int, code: str, text: str, headers: Optional[dict] = None) -> JSONResponse:

@@ -1,7 +1,8 @@
 """`noda mcp [FOLDER…]`: the engine as MCP tools over stdio, for agents (the official ``mcp`` SDK).
 
-Each tool calls the same route as the HTTP API (engine/api/routes.py) and
-answers with one ``text`` content holding the route's JSON — what a minimal
+Each route of engine/api/routes.py with a ``tool`` description is a tool of
+the route's name (the same route the HTTP API calls); a tool answers with
+one ``text`` content holding the route's JSON — what a minimal
 client (one that only joins ``content[].text``) needs; a refused call is
 ``isError`` with the error JSON. A result larger than ``MAX_RESULT_BYTES`` is
 cut with a note (engine/api/fit.py), so each JSON-RPC line stays far below
@@ -24,53 +25,20 @@ import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from engine import __version__, wording
-from engine.api import ApiError, Registry, handle
+from engine.api import ROUTES, ApiError, Registry, handle
 from engine.api.files import max_upload
 from engine.api.fit import fit
-from engine.api.schemas import (AnswerRequest, ContextRequest, DocumentsRequest, SearchRequest, StrictBody,
-                                VerifyRequest)
 from engine.api.usage import Usage
-from engine.wording import fields
 from noda_desktop.serve import saved_registry, usage_path, warm_up
 
 MAX_RESULT_BYTES = 2 * 1024 * 1024
 INSTRUCTIONS = ("노다: 이 PC의 업무 문서 폴더(한글·PDF·워드·엑셀·그림·ZIP)에서 찾고, 답마다 파일·쪽·자리를 "
                 "근거로 붙인다. documents 로 폴더와 못 읽은 문서를 보고, search·context 로 근거를 받고, "
                 "제 답은 verify 로 근거와 맞춰 본다. 폴더가 여럿이면 tenant 에 폴더 이름을 준다.")
-
-
-class ParseArgs(StrictBody):
-    """A file on this PC by ``path``, or a file's bytes as ``filename`` and ``data_base64``."""
-
-    path: Optional[str] = Field(None, description=fields.FILE_PATH)
-    filename: Optional[str] = Field(None, description=fields.FILE_NAME)
-    data_base64: Optional[str] = Field(None, description=fields.DATA_BASE64)
-
-
-class AddFolderArgs(StrictBody):
-    path: str = Field(description=fields.WATCH_PATH)
-
-
-class RemoveFolderArgs(StrictBody):
-    tenant: Optional[str] = Field(None, description=fields.REMOVE_TENANT)
-    path: Optional[str] = Field(None, description=fields.REMOVE_PATH)
-
-
-# tool name -> (route, arguments model, description)
-TOOLS: dict[str, tuple[str, type[BaseModel], str]] = {
-    "parse": ("parse", ParseArgs, "읽기 — 파일 하나를 읽어 계약의 문서 JSON(블록·표·구조·못 읽은 까닭)을 돌려준다. "
-              "저장하지 않는다"),
-    "documents": ("documents", DocumentsRequest, "목록 — 폴더에 무엇이 들어와 있고 무엇을 못 읽었는지 (사유와 할 일)"),
-    "search": ("search", SearchRequest, "찾기 — 질의에 맞는 조각과 인용 근거(파일·쪽·좌표). 온 차례가 엔진의 차례다"),
-    "context": ("context", ContextRequest, "근거 — 제 LLM 에게 넘길 번호 붙은 근거 묶음 ([n] 파일 · 쪽 · 제목 경로)"),
-    "verify": ("verify", VerifyRequest, "검증 — 답을 근거에 대어 근거에 없는 숫자·인용·번호를 자리로 알려 준다"),
-    "answer": ("answer", AnswerRequest, "답 — 문서에서 발췌한 답 한두 줄과 줄마다 인용. llm: true 면 사내 LLM 게이트웨이"),
-    "add_folder": ("add_folder", AddFolderArgs, "넣기 — 폴더 하나를 지켜볼 목록에 넣고 읽기 시작한다 (파일을 복사하지 않는다)"),
-    "remove_folder": ("remove_folder", RemoveFolderArgs, "빼기 — 폴더를 지켜볼 목록에서 뺀다 (파일을 지우지 않는다)"),
-}
+TOOLS = frozenset(name for name, route in ROUTES.items() if route.tool)   # one per route with a tool description
 
 
 def tool_schema(model: type[BaseModel]) -> dict:
@@ -109,12 +77,12 @@ def call_tool(registry: Registry, name: str, arguments: Optional[dict]) -> tuple
             text = wording.api_text("TOO_LARGE", size=f"{size / 1e6:.1f}", limit=f"{limit / 1e6:.0f}")
             return 413, ApiError(413, "TOO_LARGE", text, max_upload=limit).payload()
         body = {"data": path.read_bytes(), "filename": path.name}
-    return handle(registry, TOOLS[name][0], body)
+    return handle(registry, name, body)
 
 
 def build_server(registry: Registry, usage: Usage) -> Server:
-    tools = [types.Tool(name=name, description=description, input_schema=tool_schema(model))
-             for name, (_route, model, description) in TOOLS.items()]
+    tools = [types.Tool(name=name, description=route.tool, input_schema=tool_schema(route.tool_args or route.body))
+             for name, route in ROUTES.items() if route.tool]
 
     async def list_tools(_ctx, _params) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tools)

@@ -25,10 +25,11 @@ UNFILLED = re.compile(r"\{[A-Za-z_]\w*\}")
 # words, letter field labels, list markers, stop words) and reach people through codes, so they are not here.
 SPEAKING = ["ui", "noda_desktop", "engine/api", "engine/gateway", "engine/library"]
 CATALOGUES = {"ui/texts.py"}
-# Korean that is not a message, by where it stands: API documentation beside its route or tool (route
-# summaries and descriptions; the MCP tools' table and the server's instructions to agents), and the word
-# the analyzer is warmed up with.
-API_DOC_KEYWORDS = {"noda_desktop/http_api.py": {"summary", "description", "responses"}}
+# Korean that is not a message, by where it stands: API documentation beside its route or tool (the route
+# table's summaries and tool descriptions, the HTTP server's own routes and responses, the MCP server's
+# instructions to agents), and the word the analyzer is warmed up with.
+API_DOC_KEYWORDS = {"noda_desktop/http_api.py": {"summary", "description", "responses"},
+                    "engine/api/routes.py": {"summary", "tool"}}
 API_DOC_NAMES = {"noda_desktop/mcp_server.py": {"TOOLS", "INSTRUCTIONS"}}
 RULE_DATA_CALLS = {"korean_terms"}
 

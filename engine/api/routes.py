@@ -26,16 +26,18 @@ import binascii
 import logging
 import re
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from engine import wording
 from engine.api import calls
 from engine.api.files import max_upload
 from engine.api.registry import FolderMissing, Registry
-from engine.api.schemas import BODIES, explain
+from engine.api.schemas import (AddFolderArgs, AnswerRequest, ContextRequest, DocumentsRequest, FileRequest,
+                                FolderRequest, ParseArgs, RemoveFolderArgs, SearchRequest, VerifyRequest, explain)
 from engine.chunking import DEFAULT_BUDGET, chunk_document
 from engine.gateway.grounded import saved_gateway
 from engine.read.parse import READERS
@@ -67,7 +69,7 @@ def handle(registry: Registry, action: str, body: Optional[dict] = None) -> tupl
     try:
         if route is None:
             raise ApiError(404, "NOT_FOUND", wording.api_text("NOT_FOUND", action=action))
-        return route(registry, body if body is not None else {})
+        return route.run(registry, body if body is not None else {})
     except ApiError as err:
         return err.status, err.payload()
     except Exception as exc:
@@ -81,7 +83,7 @@ def _valid(action: str, body) -> dict:
     if not isinstance(body, dict):
         raise ApiError(400, "BAD_REQUEST", wording.api_text("BAD_REQUEST", detail=wording.api_text("body_not_object")))
     try:
-        return BODIES[action].model_validate(body).model_dump()
+        return ROUTES[action].body.model_validate(body).model_dump()
     except ValidationError as err:
         raise ApiError(400, "BAD_REQUEST", wording.api_text("BAD_REQUEST", detail=explain(err))) from None
 
@@ -112,13 +114,13 @@ def _open(registry: Registry, name: str, fresh: bool = False):
                                                                folder=registry.folder(name))) from None
 
 
-def _over_tenant(action: str, call: Callable[[object, dict], dict], fresh: bool = False):
-    """A route over one tenant: validate, find the tenant, call, name the result by the tenant's API name."""
+def _over_tenant(action: str, fresh: bool = False):
+    """A route over one tenant: validate, find the tenant, run ``CALLS[action]`` with the request's fields,
+    name the result by the tenant's API name."""
     def route(registry: Registry, body: dict) -> tuple[int, dict]:
         request = _valid(action, body)
         name = tenant_name(registry, request.pop("tenant"))
-        result = call(_open(registry, name, fresh), request)
-        return 200, {**result, "tenant": name}
+        return 200, {**calls.CALLS[action](_open(registry, name, fresh), **request), "tenant": name}
     return route
 
 
@@ -131,9 +133,7 @@ def _answer_route(action: str):
             if refusal:
                 raise ApiError(400, "LLM_OFF", wording.gateway_text(refusal), reason=refusal)
         tenant = _open(registry, name)
-        result = {**calls.answer(tenant, request["question"], limit=request["limit"],
-                                 principal=request["principal"], llm=request["llm"],
-                                 config_dir=registry.config_dir, document=request["document"]), "tenant": name}
+        result = {**calls.answer(tenant, **request, config_dir=registry.config_dir), "tenant": name}
         failed = request["llm"] and not result["answered"] and result["reason"] not in LLM_DID_NOT_ASK
         status = 502 if failed else 200
         if action == "view":
@@ -238,18 +238,42 @@ def remove_folder(registry: Registry, body: dict) -> tuple[int, dict]:
     return 200, {"tenant": name, "folder": str(folder), "tenants": registry.names()}
 
 
-ROUTES: dict[str, Callable[[Registry, dict], tuple[int, dict]]] = {
-    "health": health,
-    "documents": _over_tenant("documents", lambda t, r: calls.documents(t, r["principal"]), fresh=True),
-    "search": _over_tenant("search", lambda t, r: calls.search(t, r["query"], r["limit"], r["principal"])),
-    "answer": _answer_route("answer"),
-    "view": _answer_route("view"),
-    "context": _over_tenant("context", lambda t, r: calls.context(t, r["query"], r["budget"], r["limit"],
-                                                                  r["principal"])),
-    "verify": _over_tenant("verify", lambda t, r: calls.verify(t, r["answer"], r["sources"], r["citations"],
-                                                               r["principal"])),
-    "parse": parse,
-    "chunk": chunk,
-    "add_folder": add_folder,
-    "remove_folder": remove_folder,
+@dataclass(frozen=True)
+class Route:
+    """One route: what runs, the request it takes, and how the HTTP API and MCP offer it."""
+
+    run: Callable[[Registry, dict], tuple[int, dict]]
+    body: Optional[type[BaseModel]] = None      # the request (validated by ``run``; OpenAPI's body)
+    summary: str = ""       # its HTTP route's summary; "": not a generated HTTP route
+    tool: str = ""          # its MCP tool's description; "": no tool
+    tool_args: Optional[type[BaseModel]] = None   # the tool's arguments, when they are not ``body``
+    query: tuple[str, ...] = ()   # HTTP: body fields also taken from the query (a GET; a file route's extras)
+    html: bool = False      # HTTP: the payload's ``html`` is the page answered
+
+
+# One entry per route: noda_desktop/http_api.py serves those with a summary, noda_desktop/mcp_server.py offers
+# those with a tool description (in this order); a route over one folder runs engine/api/calls.py's CALLS.
+ROUTES: dict[str, Route] = {
+    "parse": Route(parse, FileRequest, summary="파일 하나 → 계약의 JSON (저장하지 않는다)", tool_args=ParseArgs,
+                   tool="읽기 — 파일 하나를 읽어 계약의 문서 JSON(블록·표·구조·못 읽은 까닭)을 돌려준다. 저장하지 않는다"),
+    "documents": Route(_over_tenant("documents", fresh=True), DocumentsRequest, query=("tenant", "principal"),
+                       summary="무엇이 들어와 있고 무엇을 못 읽었나",
+                       tool="목록 — 폴더에 무엇이 들어와 있고 무엇을 못 읽었는지 (사유와 할 일)"),
+    "search": Route(_over_tenant("search"), SearchRequest, summary="조각 + 인용 근거",
+                    tool="찾기 — 질의에 맞는 조각과 인용 근거(파일·쪽·좌표). 온 차례가 엔진의 차례다"),
+    "context": Route(_over_tenant("context"), ContextRequest, summary="LLM 에게 넘길 근거 묶음",
+                     tool="근거 — 제 LLM 에게 넘길 번호 붙은 근거 묶음 ([n] 파일 · 쪽 · 제목 경로)"),
+    "verify": Route(_over_tenant("verify"), VerifyRequest, summary="소비자의 답을 근거에 대고 본다",
+                    tool="검증 — 답을 근거에 대어 근거에 없는 숫자·인용·번호를 자리로 알려 준다"),
+    "answer": Route(_answer_route("answer"), AnswerRequest,
+                    summary="답 + 줄마다 인용 (llm: true 면 사내 LLM 게이트웨이)",
+                    tool="답 — 문서에서 발췌한 답 한두 줄과 줄마다 인용. llm: true 면 사내 LLM 게이트웨이"),
+    "view": Route(_answer_route("view"), AnswerRequest, summary="근거를 원문 위에 칠한 화면 (HTML)", html=True,
+                  query=("question", "tenant", "limit", "llm", "principal")),
+    "chunk": Route(chunk, FileRequest, summary="파일 하나 → 문서 + 조각", query=("budget",)),
+    "health": Route(health),
+    "add_folder": Route(add_folder, FolderRequest, tool_args=AddFolderArgs,
+                        tool="넣기 — 폴더 하나를 지켜볼 목록에 넣고 읽기 시작한다 (파일을 복사하지 않는다)"),
+    "remove_folder": Route(remove_folder, FolderRequest, tool_args=RemoveFolderArgs,
+                           tool="빼기 — 폴더를 지켜볼 목록에서 뺀다 (파일을 지우지 않는다)"),
 }

@@ -1,9 +1,11 @@
 """The request bodies of the API routes, as pydantic models.
 
-One definition serves every face: ``routes.handle`` validates bodies with
-them, the HTTP server's OpenAPI document and the MCP tools' input schemas are
-generated from them. Unknown fields are refused, so a misspelt field name is
-an error instead of a silently ignored option.
+One definition serves every face: each route of engine/api/routes.py names
+its model, ``routes.handle`` validates bodies with it, the HTTP server's
+OpenAPI document and the MCP tools' input schemas are generated from it (the
+``*Args`` models are the MCP tools' arguments where they differ from the body).
+Unknown fields are refused, so a misspelt field name is an error instead of
+a silently ignored option.
 """
 from __future__ import annotations
 
@@ -92,11 +94,25 @@ class FolderRequest(StrictBody):
     tenant: Optional[str] = Field(None, description=fields.FOLDER_TENANT)
 
 
-BODIES: dict[str, type[BaseModel]] = {
-    "documents": DocumentsRequest, "search": SearchRequest, "answer": AnswerRequest, "view": AnswerRequest,
-    "context": ContextRequest, "verify": VerifyRequest, "parse": FileRequest, "chunk": FileRequest,
-    "add_folder": FolderRequest, "remove_folder": FolderRequest,
-}
+class ParseArgs(StrictBody):
+    """MCP's parse: a file on this PC by ``path``, or a file's bytes as ``filename`` and ``data_base64``."""
+
+    path: Optional[str] = Field(None, description=fields.FILE_PATH)
+    filename: Optional[str] = Field(None, description=fields.FILE_NAME)
+    data_base64: Optional[str] = Field(None, description=fields.DATA_BASE64)
+
+
+class AddFolderArgs(StrictBody):
+    """MCP's add_folder."""
+
+    path: str = Field(description=fields.WATCH_PATH)
+
+
+class RemoveFolderArgs(StrictBody):
+    """MCP's remove_folder."""
+
+    tenant: Optional[str] = Field(None, description=fields.REMOVE_TENANT)
+    path: Optional[str] = Field(None, description=fields.REMOVE_PATH)
 
 
 def explain(error: ValidationError | list[dict]) -> str:
