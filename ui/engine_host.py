@@ -6,19 +6,22 @@ chunk), which would freeze the window thread. So the window's process
 keeps no Tenant: every engine call is sent to one engine process (spawned
 once, like calibre's worker) and answered over a pipe.
 
-- ``host_main``: the engine process — engine Tenants by folder, each call on
-  a thread of its own (a refresh and questions side by side).
+- ``host_main``: the engine process — engine Tenants by folder; a call names
+  an operation of ``engine.api.calls.CALLS`` and runs on a thread of its own
+  (a refresh and questions side by side).
 - ``EngineHost``: starts the engine process and carries calls to it; a call
   blocks its (worker) thread until the answer comes; progress and
   cancellation cross the pipe. If the process dies, the pending calls fail
   with ``EngineError`` and the next call starts a new process.
-- ``HostedTenant``: stands for one folder's Tenant in the engine process.
+- ``HostedTenant``: stands for one folder's Tenant in the engine process:
+  ``hosted.answer(…)`` is ``CALLS["answer"](tenant, …)`` there.
 - ``EngineHost.serve_api`` / ``stop_api``: the local HTTP API served from the
   engine process over the same Tenants, by the class the app gives as ``api``
   (noda_desktop/hosted_api.py; this module imports nothing of the app layer).
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import multiprocessing
 import os
@@ -27,6 +30,7 @@ import time
 import traceback
 from collections import namedtuple
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import astuple
 from typing import Any, Callable, Optional
 
 HOST_THREADS = 4            # engine calls served at once (a refresh and questions side by side)
@@ -48,11 +52,6 @@ class EngineError(Exception):
 
 
 # ---- the engine process -----------------------------------------------------
-def cached_documents(tenant, principal: Optional[str] = None) -> Optional[dict]:
-    """The folder's listing from its saved state, at once; None for a folder never read (no reading here)."""
-    return tenant.documents(principal) if tenant.read_before else None
-
-
 def host_main(conn, warm_up: bool = True, api_class: Optional[type] = None) -> None:
     """Serve engine calls from ``conn`` until told to stop or the window's process goes away.
 
@@ -70,8 +69,6 @@ def host_main(conn, warm_up: bool = True, api_class: Optional[type] = None) -> N
 
     send_lock = threading.Lock()
     tenants: dict[tuple, Tenant] = {}
-    module_calls = {"answer": calls.answer, "evidence_html": calls.evidence,   # f(tenant, …) beside Tenant's
-                    "cached_documents": cached_documents}                       # methods
     tenants_lock = threading.Lock()
     quiet = threading.Condition()
     in_flight = {"calls": 0, "last": time.monotonic()}
@@ -96,23 +93,22 @@ def host_main(conn, warm_up: bool = True, api_class: Optional[type] = None) -> N
     api = api_class(tenant_of) if api_class is not None else None
     host_calls = {"serve_api": api.serve, "stop_api": api.stop} if api else {}   # calls with no folder
 
-    def serve(req: int, folder: Optional[str], kwargs: dict, method: str, args: tuple, kw: dict) -> None:
+    def serve(req: int, folder: Optional[str], kwargs: dict, method: str, args: tuple, kw: dict,
+              given: tuple) -> None:
         with quiet:
             in_flight["calls"] += 1
         try:
+            if "progress" in given:   # the window's progress and cancel cross the pipe
+                kw["progress"] = lambda p: send(("progress", req, astuple(p)))
+            if "cancel" in given:
+                kw["cancel"] = cancels[req]
             tenant = None if folder is None else tenant_of(folder, kwargs, close=method == "close")
             if folder is None:
                 result = host_calls[method](*args, **kw)
             elif method == "close":
                 result = tenant.close() if tenant else None
-            elif method == "refresh":
-                result = tenant.refresh(progress=lambda p: send(("progress", req, (p.done, p.total, p.current,
-                                                                                    p.phase, p.reading))),
-                                        cancel=cancels[req])
-            elif method in module_calls:
-                result = module_calls[method](tenant, *args, **kw)
             else:
-                result = getattr(tenant, method)(*args, **kw)
+                result = calls.CALLS[method](tenant, *args, **kw)
             send(("done", req, result))
         except Exception as exc:
             send(("error", req, type(exc).__name__, str(exc), traceback.format_exc()))
@@ -138,9 +134,9 @@ def host_main(conn, warm_up: bool = True, api_class: Optional[type] = None) -> N
         while True:
             message = conn.recv()
             if message[0] == "call":
-                _, req, folder, kwargs, method, args, kw = message
+                req = message[1]
                 cancels[req] = threading.Event()
-                pool.submit(serve, req, folder, kwargs, method, args, kw)
+                pool.submit(serve, *message[1:])
             elif message[0] == "cancel":
                 event = cancels.get(message[1])
                 if event:
@@ -179,17 +175,19 @@ class EngineHost:
         self._ids = itertools.count(1)
         self._pending: dict[int, tuple[Future, Optional[Callable], Any]] = {}   # req -> (future, progress, conn)
 
-    def call(self, folder: str, tenant_kwargs: dict, method: str, args: tuple = (), kwargs: Optional[dict] = None,
-             progress: Optional[Callable[[Progress], None]] = None,
-             cancel: Optional[threading.Event] = None) -> Any:
-        """Run ``method`` on the folder's Tenant in the engine process and wait for its answer."""
+    def call(self, folder: Optional[str], tenant_kwargs: dict, method: str, *args,
+             progress: Optional[Callable[[Progress], None]] = None, cancel: Optional[threading.Event] = None,
+             **kwargs) -> Any:
+        """Run ``CALLS[method]`` (engine.api.calls) on the folder's Tenant in the engine process (with no folder:
+        the process's own ``serve_api``/``stop_api``) and wait for its answer."""
         future: Future = Future()
         with self._lock:
             self._start_locked()
             req = next(self._ids)
             conn = self._conn
             self._pending[req] = (future, progress, conn)
-        self._send(conn, ("call", req, folder, tenant_kwargs, method, tuple(args), kwargs or {}))
+        given = tuple(name for name, value in (("progress", progress), ("cancel", cancel)) if value is not None)
+        self._send(conn, ("call", req, folder, tenant_kwargs, method, args, kwargs, given))
         cancelled = False
         while True:
             try:
@@ -222,7 +220,7 @@ class EngineHost:
         """Serve the local API from the engine process over these folders' Tenants; the port.
 
         Starts it once (an EngineError of kind OSError when the port is taken); later calls update the folders."""
-        return self.call(None, {}, "serve_api", (port, list(folders), tenant_kwargs, str(config_dir)))
+        return self.call(None, {}, "serve_api", port, list(folders), tenant_kwargs, str(config_dir))
 
     def stop_api(self) -> None:
         if self.running and self.api is not None:
@@ -279,56 +277,19 @@ class EngineHost:
 
 
 class HostedTenant:
-    """One folder's engine Tenant, living in the engine process: the same calls, plus answer and evidence."""
+    """One folder's engine Tenant, living in the engine process: ``hosted.name(…)`` runs the operation ``name`` of
+    engine.api.calls.CALLS there (refresh, documents, search, answer, evidence, document, chunk, source_path …)."""
 
     def __init__(self, folder, *, host: EngineHost, **kwargs):
         self.folder = str(folder)
         self.host = host
         self.kwargs = kwargs
 
-    def _call(self, method: str, *args, progress=None, cancel=None, **kwargs):
-        return self.host.call(self.folder, self.kwargs, method, args, kwargs, progress, cancel)
-
-    def refresh(self, progress=None, cancel=None) -> dict:
-        return self._call("refresh", progress=progress, cancel=cancel)
-
-    def documents(self, principal: Optional[str] = None) -> dict:
-        return self._call("documents", principal)
-
-    def cached_documents(self, principal: Optional[str] = None) -> Optional[dict]:
-        """The listing saved from the last reading, without reading; None when the folder was never read."""
-        return self._call("cached_documents", principal)
-
-    def search(self, query: str, limit: int = 10, principal: Optional[str] = None) -> dict:
-        return self._call("search", query, limit, principal)
-
-    def document(self, filename: str):
-        return self._call("document", filename)
-
-    def chunks(self, filename: str) -> list:
-        return self._call("chunks", filename)
-
-    def chunk(self, filename: str, chunk_id: str):
-        return self._call("chunk", filename, chunk_id)
-
-    def source_path(self, filename: str):
-        return self._call("source_path", filename)
-
-    def answer(self, question: str, limit: int = 5, principal: Optional[str] = None,
-               document: Optional[str] = None) -> dict:
-        """The extractive answer over this Tenant (engine.api.calls, as the API and the CLI answer)."""
-        return self._call("answer", question, limit=limit, principal=principal, document=document)
-
-    def llm_answer(self, question: str, config_dir: str, limit: int = 10, principal: Optional[str] = None,
-                   document: Optional[str] = None) -> dict:
-        """The LLM gateway's grounded answer, with the gateway saved in ``config_dir`` (engine.api.calls)."""
-        return self._call("answer", question, limit=limit, llm=True, config_dir=config_dir, principal=principal,
-                          document=document)
-
-    def evidence_html(self, answer: dict) -> str:
-        """The evidence page of an answer over this Tenant (engine.api.calls)."""
-        return self._call("evidence_html", answer)
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name.startswith("_") or "host" not in self.__dict__:
+            raise AttributeError(name)
+        return functools.partial(self.host.call, self.folder, self.kwargs, name)
 
     def close(self) -> None:
         if self.host.running:
-            self._call("close")
+            self.host.call(self.folder, self.kwargs, "close")

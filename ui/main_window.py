@@ -443,11 +443,9 @@ class MainWindow(QMainWindow):
         def on_error(exc):
             self._answer_failed(request, exc)
 
-        document = self.scope_chip.document()
-        if use_llm:
-            self.service.ask_llm(folder, question, paths.config_dir(), on_done, on_error, document=document)
-        else:
-            self.service.ask(folder, question, on_done, on_error, document=document)
+        llm = {"llm": True, "config_dir": str(paths.config_dir())} if use_llm else {}
+        self.service.run(folder, "answer", question, principal=self.service.principal,
+                         document=self.scope_chip.document(), on_done=on_done, on_error=on_error, **llm)
 
     def stop_waiting(self) -> None:
         """Drop the question in flight (its answer, when it comes, is not shown)."""
@@ -542,10 +540,10 @@ class MainWindow(QMainWindow):
         if not self.answer or not self.answer_folder:
             self.statusBar().showMessage(texts.NOTHING_TO_PRINT, 5000)
             return False
-        self.service.save_evidence_html(
-            self.answer_folder, self.answer, path,
-            lambda _: self.statusBar().showMessage(texts.HTML_SAVED.format(path=path), 8000),
-            lambda exc: self.statusBar().showMessage(texts.HTML_FAILED.format(error=exc), 10000))
+        answer, folder, service = self.answer, self.answer_folder, self.service
+        service.call(lambda: Path(path).write_text(service.tenant(folder).evidence(answer), encoding="utf-8"),
+                     lambda _: self.statusBar().showMessage(texts.HTML_SAVED.format(path=path), 8000),
+                     lambda exc: self.statusBar().showMessage(texts.HTML_FAILED.format(error=exc), 10000))
         return True
 
     def save_html_dialog(self) -> None:
@@ -565,9 +563,8 @@ class MainWindow(QMainWindow):
         if original is not None:
             self.open_path(original, filename)
             return
-        self.service.call(lambda: self.service.tenant(folder).source_path(filename),
-                          lambda path: self.open_path(path, filename),
-                          lambda _exc: self.open_path(None, filename))
+        self.service.run(folder, "source_path", filename, on_done=lambda path: self.open_path(path, filename),
+                         on_error=lambda _exc: self.open_path(None, filename))
 
     def open_path(self, path, name: str) -> bool:
         """Hand a file to the system's program for it, saying on the status bar what happened."""

@@ -2,8 +2,8 @@
 
 Every engine call (refresh, documents, search, answer, evidence, page
 rendering) runs off the GUI thread through a runner's ``run_task(fn,
-on_done, on_error)``; the callbacks always come back on the GUI thread.
-Tests may swap in ``SyncRunner``, which runs everything immediately.
+on_done, on_error)`` (ui/runners.py); the callbacks always come back on the
+GUI thread. Tests may swap in ``SyncRunner``, which runs everything immediately.
 
 ``EngineService`` keeps one Tenant per opened folder — in the engine
 process (ui.engine_host), so indexing never holds this process's GIL —
@@ -15,97 +15,19 @@ from __future__ import annotations
 import logging
 import threading
 import time
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from PySide6.QtCore import QObject, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, Signal
 
 from ui import list_snapshots
 from ui.engine_host import EngineHost, HostedTenant
+from ui.runners import ThreadPoolRunner
 
 log = logging.getLogger(__name__)
 
 PARTIAL_LIST_S = 3.0    # while a folder is read, its document list is refetched at most this often
-
-
-# ---- runners ---------------------------------------------------------------
-class _MainThreadCall(QObject):
-    """Runs callables on the thread this object lives in (the GUI thread)."""
-
-    _call = Signal(object)
-
-    def __init__(self, parent: Optional[QObject] = None):
-        super().__init__(parent)
-        self._call.connect(self._run, Qt.ConnectionType.QueuedConnection)
-
-    def __call__(self, fn: Callable[[], Any]) -> None:
-        self._call.emit(fn)
-
-    @Slot(object)
-    def _run(self, fn) -> None:
-        fn()
-
-
-class ThreadPoolRunner:
-    """Runs tasks on a QThreadPool and hands results back to the GUI thread.
-
-    With a ``parent`` (the service) the pool and the call-back object are Qt children: they are
-    deleted with it on the GUI thread, never by a cycle collection wherever it happens to run.
-    """
-
-    def __init__(self, pool: Optional[QThreadPool] = None, threads: int = 4, parent: Optional[QObject] = None):
-        if pool is None:
-            pool = QThreadPool(parent)
-            pool.setMaxThreadCount(threads)  # a long refresh must not hold up questions and pages
-        self.pool = pool
-        self.to_main = _MainThreadCall(parent)
-
-    def run_task(self, fn: Callable[[], Any], on_done: Optional[Callable[[Any], None]] = None,
-                 on_error: Optional[Callable[[BaseException], None]] = None) -> None:
-        """Run ``fn()`` in the pool; then ``on_done(result)`` or ``on_error(exc)`` on the GUI thread."""
-        def work():
-            try:
-                result = fn()
-            except Exception as exc:  # reported to the GUI, never lost
-                exc.traceback_text = traceback.format_exc()
-                self.to_main(lambda error=exc: _report(error, on_error))
-            else:
-                if on_done:
-                    self.to_main(lambda: on_done(result))
-        self.pool.start(work)
-
-    def wait(self, msecs: int = -1) -> bool:
-        """Wait for all running tasks (used when closing the window)."""
-        return self.pool.waitForDone(msecs)
-
-
-class SyncRunner:
-    """Runs tasks immediately on the calling thread (tests, scripts)."""
-
-    def run_task(self, fn, on_done=None, on_error=None) -> None:
-        try:
-            result = fn()
-        except Exception as exc:
-            exc.traceback_text = traceback.format_exc()
-            _report(exc, on_error)
-        else:
-            if on_done:
-                on_done(result)
-
-    def to_main(self, fn) -> None:
-        fn()
-
-    def wait(self, msecs: int = -1) -> bool:
-        return True
-
-
-def _report(exc: BaseException, on_error) -> None:
-    if on_error:
-        on_error(exc)
-    else:
-        log.error("background task failed:\n%s", getattr(exc, "traceback_text", exc))
 
 
 # ---- the engine service ---------------------------------------------------
@@ -362,30 +284,15 @@ class EngineService(QObject):
         if not self._running:
             self.busy_changed.emit(False)
 
-    # ---- questions and evidence ---------------------------------------------
-    def ask(self, folder: str, question: str, on_done, on_error, limit: int = 5,
-            document: Optional[str] = None) -> None:
-        """Answer a question from one folder's documents (engine.answer), only from ``document`` when given."""
-        tenant, principal = self.tenant(folder), self.principal
-        self.runner.run_task(lambda: tenant.answer(question, limit, principal=principal, document=document),
-                             on_done, on_error)
-
-    def ask_llm(self, folder: str, question: str, config_dir, on_done, on_error,
-                document: Optional[str] = None) -> None:
-        """Answer through the LLM gateway saved in ``config_dir``, from the folder's evidence (or ``document``'s)."""
-        tenant, principal = self.tenant(folder), self.principal
-        self.runner.run_task(lambda: tenant.llm_answer(question, str(config_dir), principal=principal,
-                                                       document=document), on_done, on_error)
-
-    def save_evidence_html(self, folder: str, answer: dict, path, on_done, on_error) -> None:
-        """Write the self-contained evidence HTML of an answer (engine.evidence) to ``path``."""
-        def work():
-            Path(path).write_text(self.tenant(folder).evidence_html(answer), encoding="utf-8")
-            return path
-        self.runner.run_task(work, on_done, on_error)
+    # ---- engine calls --------------------------------------------------------
+    def run(self, folder: str, name: str, *args, on_done=None, on_error=None, **kwargs) -> None:
+        """Run the engine operation ``name`` (engine.api.calls.CALLS: answer, evidence, source_path …) on the
+        folder's Tenant in the background; ``on_done(result)`` or ``on_error(exc)`` on the GUI thread."""
+        operation = getattr(self.tenant(folder), name)
+        self.runner.run_task(lambda: operation(*args, **kwargs), on_done, on_error)
 
     def call(self, fn: Callable[[], Any], on_done, on_error=None) -> None:
-        """Run any other engine call in the background."""
+        """Run any other work in the background (several engine calls, a copy into the cache)."""
         self.runner.run_task(fn, on_done, on_error)
 
     def shutdown(self, msecs: int = 10000) -> None:

@@ -13,7 +13,7 @@ from noda_desktop.settings import EDITABLE_LIMITS, Settings, os_user_name
 from ui import file_dialogs, texts
 from ui.api_switch import ApiSettings
 from ui.gateway_settings import GatewaySettings
-from ui.service import SyncRunner
+from ui.runners import SyncRunner
 
 MB = 1024 * 1024
 

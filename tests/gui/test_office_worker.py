@@ -310,7 +310,7 @@ def test_file_dialogs_speak_korean(qtbot):
 
 def test_the_gateway_example_address_is_one_the_gateway_takes(qtbot, tmp_path):
     from ui.gateway_settings import GatewaySettings
-    from ui.service import SyncRunner
+    from ui.runners import SyncRunner
     section = GatewaySettings(tmp_path / "config", SyncRunner())
     qtbot.addWidget(section)
     example = texts.GATEWAY_ADDRESS_HINT.split()[1]

@@ -15,7 +15,7 @@ from tests.gui.samples import pdf_bytes
 from ui import answer_render, printing, report, texts
 from ui.evidence_view import EvidenceView, PageView, passage_html
 from ui.pages import render_pages
-from ui.service import SyncRunner, ThreadPoolRunner
+from ui.runners import SyncRunner, ThreadPoolRunner
 from ui.settings_dialog import SettingsDialog
 from ui.watcher import FolderWatcher
 
