@@ -22,7 +22,7 @@ from inspect import Parameter, Signature
 from typing import Optional
 from urllib.parse import unquote
 
-from fastapi import Body, Depends, FastAPI, Query, Request
+from fastapi import Body, Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
