@@ -11,7 +11,7 @@ def prepare_app(app) -> None:
     from engine import __version__
     from ui.collector import install_gui_collector
     from ui.fonts import install_korean_font
-    from ui.main_window import app_icon
+    from ui.window_parts import app_icon
     from ui.translations import install_korean_translations
 
     app.setApplicationName("Noda Desktop")

@@ -1,4 +1,4 @@
-"""File dialogs that speak Korean everywhere.
+"""File dialogs that speak Korean everywhere, and how the window runs any modal dialog (``run_dialog``).
 
 Qt's Korean translation leaves two labels of its own file dialog in English
 ("Look in:", "Files of type:" — their source strings gained a mnemonic the
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QDialog, QFileDialog
 
 from engine.read.detect import EXTENSION_FORMATS
 from ui import texts
@@ -27,10 +27,16 @@ def korean_dialog(parent, title: str, directory: str = "") -> QFileDialog:
     return dialog
 
 
-def _run(dialog: QFileDialog) -> list[str]:
-    chosen = dialog.selectedFiles() if dialog.exec() == QFileDialog.DialogCode.Accepted else []
+def run_dialog(dialog: QDialog) -> bool:
+    """Show a modal dialog; True when accepted. It is deleted afterwards (its fields stay readable until
+    the event loop runs again), so closed dialogs never pile up under the window with their callbacks."""
+    accepted = dialog.exec() == QDialog.DialogCode.Accepted
     dialog.deleteLater()
-    return chosen
+    return accepted
+
+
+def _run(dialog: QFileDialog) -> list[str]:
+    return dialog.selectedFiles() if run_dialog(dialog) else []
 
 
 def choose_folder(parent, title: str, directory: str = "") -> Optional[str]:

@@ -7,6 +7,9 @@ its buttons in view.
 """
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Optional
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QSizePolicy, QStatusBar
 
@@ -54,6 +57,35 @@ class StatusArea:
             self.show_progress(True)
             self.progress_bar.setRange(0, total)
             self.progress_bar.setValue(done)
+
+    def show_refresh(self, p) -> None:
+        """The reading line of a folder's refresh (a ui.service.RefreshProgress)."""
+        name = Path(p.folder).name
+        if p.phase in ("parse", "reading") and p.total:
+            if p.reading:
+                text = texts.PROGRESS_READING.format(folder=name, done=p.done, total=p.total, file=p.reading[0])
+                if len(p.reading) > 1:
+                    text += texts.MORE.format(n=len(p.reading) - 1)
+            else:
+                text = texts.PROGRESS.format(folder=name, done=p.done, total=p.total, current=p.current or "")
+            self.set_progress(text, p.done, p.total)
+        elif p.phase == "index" and p.total:
+            self.set_progress(texts.PROGRESS_INDEX.format(folder=name))
+        elif p.phase == "scan":
+            self.set_progress(texts.PROGRESS_SCAN.format(folder=name))
+
+    def say_refreshed(self, folder: str, result: dict, instead: Optional[str] = None) -> None:
+        """What a finished refresh (Tenant.refresh's answer) added, changed or removed, if anything — or
+        ``instead`` (e.g. where dropped files went) — then what the engine healed in its index or cache."""
+        if instead:
+            self.bar.showMessage(instead, 15000)
+        elif result.get("cancelled"):
+            self.bar.showMessage(texts.REFRESH_CANCELLED.format(folder=Path(folder).name), 10000)
+        elif any(result.get(kind) for kind in ("added", "changed", "removed")):
+            counts = {kind: len(result.get(kind, [])) for kind in ("added", "changed", "removed")}
+            self.bar.showMessage(texts.REFRESH_DONE.format(folder=Path(folder).name, **counts), 10000)
+        if result.get("notices"):   # said once (engine Tenant.refresh)
+            self.bar.showMessage(" · ".join(n["text"] for n in result["notices"]), 15000)
 
     def clear_progress(self) -> None:
         self.show_progress(False)

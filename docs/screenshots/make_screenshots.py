@@ -155,7 +155,7 @@ def shoot_office_worker(app, window, key, ask, work: Path) -> None:
     from PySide6.QtCore import QUrl
 
     from noda_desktop import paths
-    from ui import drops
+    from ui import drops, intake
 
     window.resize(*LAPTOP)
     window.tenants.select(key)
@@ -178,7 +178,7 @@ def shoot_office_worker(app, window, key, ask, work: Path) -> None:
     downloads.mkdir()
     dropped = downloads / "업무조정회의_결과.docx"
     shutil.copyfile(paths.sample_tenant() / "업무조정회의_결과.docx", dropped)
-    window.open_dropped(drops.sort_dropped([QUrl.fromLocalFile(str(dropped))]))
+    intake.open_dropped(window, drops.sort_dropped([QUrl.fromLocalFile(str(dropped))]))
     wait(app, lambda: any(Path(f).name == drops.SINGLE_FILES_NAME for f in window.service.folders()))
     single = next(f for f in window.service.folders() if Path(f).name == drops.SINGLE_FILES_NAME)
     wait(app, lambda: window.service.state(single).documents is not None and not window.service.busy

@@ -16,7 +16,7 @@ from PySide6.QtPrintSupport import QPrintPreviewWidget
 
 from engine import wording
 from tests.gui.test_window import wait_read
-from ui import texts
+from ui import export, texts
 from ui.answer_panel import AnswerPanel
 from ui.answer_render import answer_html
 from ui.main_window import MainWindow
@@ -219,9 +219,9 @@ def test_print_preview_shows_the_pages_before_printing(qtbot, engine_host, offic
     window.answer_panel.question.returnPressed.emit()
     qtbot.waitUntil(lambda: window.answer is not None, timeout=30_000)
     pictures = []
-    assert window.cited_pictures(pictures.append)
+    assert export.cited_pictures(window, pictures.append)
     qtbot.waitUntil(lambda: bool(pictures), timeout=20_000)
-    dialog = window.make_print_preview(pictures[0])
+    dialog = export.print_preview_dialog(window, pictures[0])
     qtbot.addWidget(dialog)
     dialog.show()
     preview = dialog.findChild(QPrintPreviewWidget)

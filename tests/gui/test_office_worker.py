@@ -15,7 +15,7 @@ from engine import wording
 from noda_desktop import settings as settings_store
 from tests.gui.samples import docx_bytes
 from tests.gui.test_window import ask, rows, wait_read
-from ui import drops, texts, window_layout
+from ui import drops, export, originals, texts, window_layout
 from ui.answer_panel import QUIET_STYLE, SKIPPED_STYLE
 from ui.main_window import MainWindow
 from ui.service import RefreshProgress
@@ -98,10 +98,10 @@ def test_opening_an_original_says_when_it_cannot(qtbot, window, office):
     window.add_folder(office)
     wait_read(qtbot, window, office)
     window.opener = lambda url: False                          # no program for this kind of file
-    assert not window.open_path(office / "공고.pdf", "공고.pdf")
+    assert not originals.open_path(window, office / "공고.pdf", "공고.pdf")
     assert window.statusBar().currentMessage() == texts.OPEN_NO_PROGRAM.format(name="공고.pdf",
                                                                               path=office / "공고.pdf")
-    assert not window.open_path(office / "없어진.pdf", "없어진.pdf")
+    assert not originals.open_path(window, office / "없어진.pdf", "없어진.pdf")
     assert window.statusBar().currentMessage() == texts.OPEN_MISSING.format(name="없어진.pdf")
 
 
@@ -361,7 +361,7 @@ def test_people_read_korean_not_codes(qtbot, window, office, tmp_path):
     wait_read(qtbot, window, office)
     ask(qtbot, window, "신청 기간은 언제인가?")
     page = tmp_path / "근거.html"
-    window.save_html(page)
+    export.save_html(window, page)
     qtbot.waitUntil(page.exists, timeout=20_000)
     html = page.read_text(encoding="utf-8")
     assert wording.evidence_text("read_by", extractors="PDF 글자층") in html

@@ -16,7 +16,7 @@ from engine.wording import PRODUCT_NAME
 from noda_desktop import settings as settings_store
 from tests.corpus import CORPUS, requires_corpus
 from tests.gui.samples import docx_bytes
-from ui import printing, texts
+from ui import export, printing, texts
 from ui.documents import FILE, REASON, STATUS, UNREADABLE
 from ui.main_window import MainWindow
 
@@ -162,7 +162,7 @@ def test_question_answer_citation_highlight_print_and_html(qtbot, window, office
     # print to PDF: the answer text and a picture of every cited page are in it
     out = tmp_path / "답.pdf"
     printed = []
-    assert window.print_to(printing.pdf_printer(str(out)), on_done=lambda: printed.append(True))
+    assert export.print_to(window, printing.pdf_printer(str(out)), on_done=lambda: printed.append(True))
     qtbot.waitUntil(lambda: bool(printed), timeout=20_000)
     cited_pages = {(c["filename"], a["page"]) for c in answer["citations"] if c["filename"].endswith(".pdf")
                    for a in c["anchors"] if a.get("page")}
@@ -175,7 +175,7 @@ def test_question_answer_citation_highlight_print_and_html(qtbot, window, office
 
     # evidence HTML: the answer and an embedded page picture
     html_path = tmp_path / "근거.html"
-    assert window.save_html(html_path)
+    assert export.save_html(window, html_path)
     qtbot.waitUntil(html_path.exists, timeout=20_000)
     html = html_path.read_text(encoding="utf-8")
     assert squash(first_line)[:20] in squash(html)
