@@ -37,7 +37,7 @@ from engine.chunking import clean_text
 from engine.model import Document, Table
 from engine.answer_span import answer_span
 from engine.question_cues import Question, Term, analyze, cue_weight, field_weight, full_cues, line_cues
-from engine.revisions import revisions_for_text
+from engine.read.revisions import revisions_for_text
 
 MAX_LINES = 2
 SEARCH_HITS = 20            # hits looked at; only the first ``limit`` of them earn the rank bonus

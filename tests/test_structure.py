@@ -1,4 +1,4 @@
-"""Form fields (engine/structure.py) and comparison-table revisions (engine/revisions.py)."""
+"""Form fields (engine/read/form_fields.py) and comparison-table revisions (engine/read/revisions.py)."""
 from __future__ import annotations
 
 import docx
@@ -7,8 +7,8 @@ import pytest
 from engine.model import Cell, Document, Source
 from engine.read.formats.base import DocumentBuilder
 from engine.read.parse import parse_path
-from engine.revisions import revisions_for_table, revisions_for_text
-from engine.structure import extract_structure, normalise_date
+from engine.read.revisions import revisions_for_table, revisions_for_text
+from engine.read.form_fields import extract_structure, normalise_date
 from tests.corpus import CORPUS, requires_corpus
 
 

@@ -157,13 +157,13 @@ def leaves_folder(path: str, folder: str) -> bool:
 
 
 def _finish(doc: Document, started: float) -> None:
-    """Fill the fields every reader shares: form fields (engine/structure.py), the heading outline
+    """Fill the fields every reader shares: form fields (engine/read/form_fields.py), the heading outline
     (engine/read/outline.py), geometry warnings (engine/read/review.py), title fallback, metrics."""
     if doc.access.readable:
         try:
             from engine.read.outline import sections
             from engine.read.review import review_warnings
-            from engine.structure import extract_structure
+            from engine.read.form_fields import extract_structure
             extract_structure(doc)
             doc.structure.sections = sections(doc)
             for code in review_warnings(doc):

@@ -23,7 +23,7 @@ import re
 from typing import Optional
 
 from engine.model import Document
-from engine.revisions import document_revisions
+from engine.read.revisions import document_revisions
 
 # label (spaces removed) -> the field it gives; None: a label whose value is not kept
 LABELS: dict[str, Optional[str]] = {
