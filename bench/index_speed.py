@@ -130,7 +130,8 @@ def bare_whoosh(index_dir: Path, queries: list[str], limit: int) -> list[float]:
     from whoosh import scoring
     from whoosh.query import Or, Term
 
-    from engine.index import BM25_B, BM25_K1, INDEX_NAME, QUERY_FIELDS
+    from engine.search.query import BM25_B, BM25_K1, QUERY_FIELDS
+    from engine.search.schema import INDEX_NAME
 
     ix = whoosh_index.open_dir(str(index_dir), indexname=INDEX_NAME)
     times = []

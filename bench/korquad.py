@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.chunking import DEFAULT_BUDGET, chunk_document  # noqa: E402
-from engine.index import ChunkIndex  # noqa: E402
+from engine.search.chunking import DEFAULT_BUDGET, chunk_document  # noqa: E402
+from engine.search.index import ChunkIndex  # noqa: E402
 from engine.model import Document, Source  # noqa: E402
 from engine.read.formats.base import DocumentBuilder  # noqa: E402
 from engine.read.parse import parse_path  # noqa: E402

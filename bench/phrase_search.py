@@ -32,7 +32,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=10)
     args = parser.parse_args()
     from engine.library.tenant import Tenant
-    from engine.phrases import has_phrases
+    from engine.search.phrases import has_phrases
 
     work = Path(tempfile.mkdtemp(prefix="noda-phrase-"))
     folder = work / "corpus"

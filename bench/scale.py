@@ -331,7 +331,7 @@ def child(phase: str, spec: dict) -> None:
     out: dict = {"import_s": round(imported - started, 3), "open_s": round(opened - imported, 3)}
     if phase == "refresh":
         if spec.get("engine_kiwi"):   # Kiwi in the engine while it reads (the window loads it once quiet)
-            from engine.analyzer import korean_terms
+            from engine.search.analyzer import korean_terms
 
             korean_terms("준비")
         last, text_done, timeline = [0.0], [0.0], {}
@@ -381,7 +381,7 @@ def child(phase: str, spec: dict) -> None:
                    answer_p50_ms=round(_pct(answers, .5) * 1000, 1), answer_p95_ms=round(_pct(answers, .95) * 1000, 1))
     elif phase == "edit":
         tenant.refresh()
-        from engine.analyzer import korean_terms
+        from engine.search.analyzer import korean_terms
 
         korean_terms("준비")   # the window's engine loads Kiwi once quiet (ui/engine_host.py): an edit finds it
         new, changed = Path(spec["add"]), Path(spec["change"])

@@ -33,7 +33,7 @@ from typing import Optional
 from openpyxl.utils.cell import get_column_letter, range_boundaries
 
 from engine import wording
-from engine.chunking import clean_text
+from engine.korean import clean_text
 from engine.model import Document, Table
 from engine.answer_span import answer_span
 from engine.question_cues import Question, Term, analyze, cue_weight, field_weight, full_cues, line_cues

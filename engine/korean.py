@@ -1,4 +1,4 @@
-"""Korean text rules the stages share: how text is cleaned and compared, and where sentences end.
+"""Korean text rules the stages share: how text is cleaned and compared, where sentences end, question words.
 
 Reading (outline, revisions), search (chunking, phrases) and answers (verify) take these from here
 rather than keeping their own copies. Rules that look alike but do different jobs stay apart, each
@@ -64,3 +64,8 @@ ITEM_ENDINGS = (".", "。", "다", "함", "임", "음")
 def split_sentences(text: str) -> list[str]:
     """The sentences of a text, each stripped; empty pieces dropped."""
     return [s.strip() for s in _SENTENCE_BREAK.split(text) if s and s.strip()]
+
+
+# ---- questions ----------------------------------------------------------------
+# What a question asks with ("언제", "얼마나"): never a word to look for in the text that answers it.
+QUESTION_WORDS = frozenset("언제 며칠 얼마 얼마나 몇 누구 누가 어디 무엇 뭐 뭔가 무슨 어떤 어느 어떻게 왜".split())

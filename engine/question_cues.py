@@ -3,7 +3,7 @@
 Questions are worded differently from documents ("언제까지 신청해야 하나요?"
 → "신청기간은 8월 28일까지"). ``analyze`` splits a question into *terms*
 (the noun-like part of each word, with its morphemes as parts, from the
-shared Kiwi of engine.analyzer) and *cues*: the kinds of answer its question
+shared Kiwi of engine.search.analyzer) and *cues*: the kinds of answer its question
 words ask for. ``CUES`` maps each kind to the question words that ask for it
 and to the line patterns that hold such an answer (a date, an amount, an
 organisation, a definition …); ``line_cues`` tells which of them a line has
@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from engine.analyzer import kiwi
+from engine.search.analyzer import kiwi
 
 # Kiwi tags of the morphemes a term is made of (nouns, numbers, foreign words, roots).
 NOUN_TAGS = ("NNG", "NNP", "NNB", "NR", "SL", "SN", "SH", "XR")

@@ -55,7 +55,7 @@ def saved_registry(folders=(), *, editable: bool = True) -> Registry:
 
 def warm_up(registry: Registry) -> None:
     """Load the Korean analyser and read every folder (on a thread of its own)."""
-    from engine.analyzer import korean_terms
+    from engine.search.analyzer import korean_terms
 
     def work() -> None:
         korean_terms("준비")

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pickle
 
-from engine import analyzer
-from engine.analyzer import BigramTokenizer, KoreanTokenizer, bigram_terms, content_words, korean_terms
+from engine.search import analyzer
+from engine.search.analyzer import BigramTokenizer, KoreanTokenizer, bigram_terms, content_words, korean_terms
 
 
 def terms(text: str) -> list[str]:

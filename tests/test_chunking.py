@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from engine.chunking import Chunk, chunk_document, split_sentences
+from engine.search.chunking import Chunk, chunk_document, split_sentences
 from engine.korean import clean_text
 from engine.model import Cell, Document, Source
 from engine.read.formats.base import DocumentBuilder

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine import wording
-from engine.index import ChunkIndex
+from engine.search.index import ChunkIndex
 from engine.library.cache import ParseCache
 from engine.library.tenant import Tenant
 from noda_desktop.cli import main

@@ -5,10 +5,13 @@ import json
 
 import pytest
 
-from engine import index as index_module
-from engine.analyzer import korean_terms
-from engine.chunking import chunk_document
-from engine.index import INDEX_NAME, ChunkIndex, passage_score
+from engine.search import rerank, segments
+from engine.search.analyzer import korean_terms
+from engine.search.chunking import chunk_document
+from engine.search.index import ChunkIndex
+from engine.search.query import BM25_B, BM25_K1, query_terms, union
+from engine.search.rerank import passage_score
+from engine.search.schema import INDEX_NAME, index_rows
 from engine.model import Cell, Document, Source
 from engine.read.formats.base import DocumentBuilder
 from engine.read.parse import parse_path
@@ -151,7 +154,7 @@ def test_the_passage_holding_the_question_words_together_comes_first(ix, monkeyp
                            + "이 지방의 결혼 풍습과 결혼하여 하는 결혼 잔치는 유명하다."]),
     ])
     question = "마리오는 누구와 결혼했나?"
-    monkeypatch.setattr(index_module, "PASSAGE_WEIGHT", 0.0)
+    monkeypatch.setattr(rerank, "PASSAGE_WEIGHT", 0.0)
     assert ix.search(question)[0]["filename"] == "연대기.hwpx"     # BM25F alone: the words, scattered
     monkeypatch.undo()
     hits = ix.search(question)
@@ -221,7 +224,7 @@ def test_real_documents_answer_their_questions(tmp_path):
 
 
 def test_numpy_scoring_ranks_as_whoosh_does_over_segments_and_deletions(tmp_path):
-    from engine import bm25
+    from engine.search import bm25
 
     index = ChunkIndex(tmp_path / "ix")
     words = "예산 집행 계획 공고 결과 보고 위원회 심의 조례 규칙 시행 부서 협조 요청 회신 검토".split()
@@ -229,7 +232,7 @@ def test_numpy_scoring_ranks_as_whoosh_does_over_segments_and_deletions(tmp_path
         for n in range(12):
             key = f"문서{batch}_{n}.hwpx"
             text = " ".join(words[(batch * 5 + n + k * 3) % len(words)] for k in range(4 + n % 5))
-            for _key, rows in index_module.index_rows([item(key, [text, f"{text} 사본 {n}"])]):
+            for _key, rows in index_rows([item(key, [text, f"{text} 사본 {n}"])]):
                 index.put(key, rows)
         index.commit(merge=False)
     index.drop("문서1_3.hwpx")           # a deleted document inside a segment
@@ -237,9 +240,9 @@ def test_numpy_scoring_ranks_as_whoosh_does_over_segments_and_deletions(tmp_path
     searcher = index._searcher
     assert len(searcher.reader().leaf_readers()) >= 3 and searcher.reader().has_deletions()
     for question in ("예산 집행 계획은 누가 심의하나요?", "조례 규칙", "회신 검토 요청 사본"):
-        terms = index._query_terms(question)
-        whoosh = [(r.docnum, r.score) for r in searcher.search(index_module._union(terms), limit=200)]
-        ours = bm25.top(searcher, terms, 200, index_module.BM25_B, index_module.BM25_K1, {})
+        terms = query_terms(searcher, question)
+        whoosh = [(r.docnum, r.score) for r in searcher.search(union(terms), limit=200)]
+        ours = bm25.top(searcher, terms, 200, BM25_B, BM25_K1, {})
         assert len(ours) == len(whoosh) > 10
         assert [round(s, 9) for _n, s in ours] == [round(s, 9) for _n, s in whoosh]
         assert {n for n, _s in ours} == {n for n, _s in whoosh}
@@ -247,7 +250,7 @@ def test_numpy_scoring_ranks_as_whoosh_does_over_segments_and_deletions(tmp_path
 
 
 def test_a_large_segment_loses_a_removed_documents_text_right_after_the_commit(tmp_path, monkeypatch):
-    monkeypatch.setattr(index_module, "PURGE_NOW_CHUNKS", 0)   # every segment counts as too large to wait for
+    monkeypatch.setattr(segments, "PURGE_NOW_CHUNKS", 0)   # every segment counts as too large to wait for
     index = ChunkIndex(tmp_path / "ix")
     index.replace_documents([item("남길.hwpx", ["예산 집행 계획 보고"]), item("지울.hwpx", ["얼룩말뿔 사육 예산"])])
     index.remove_documents(["지울.hwpx"])
@@ -266,14 +269,14 @@ def test_the_end_of_a_refresh_merges_its_small_batches_and_keeps_its_largest(tmp
         for _ in range(size):
             n += 1
             key = f"문서{n}.hwpx"
-            for _key, rows in index_module.index_rows([item(key, [f"예산 집행 계획 {n}번"])]):
+            for _key, rows in index_rows([item(key, [f"예산 집행 계획 {n}번"])]):
                 index.put(key, rows)
         index.commit(merge=False)
     assert len(index._ix._segments()) == 4
     largest = max(index._ix._segments(), key=lambda s: s.doc_count_all()).segment_id()
     index.commit(merge=True)
-    segments = index._ix._segments()
-    assert len(segments) == 2 and largest in {s.segment_id() for s in segments}
+    merged = index._ix._segments()
+    assert len(merged) == 2 and largest in {s.segment_id() for s in merged}
     assert index.chunk_count() == n
     index.close()
 
@@ -281,9 +284,9 @@ def test_the_end_of_a_refresh_merges_its_small_batches_and_keeps_its_largest(tmp
 def test_put_replaces_what_a_key_held_and_adds_a_new_key_without_looking(tmp_path):
     index = ChunkIndex(tmp_path / "ix")
     index.replace_documents([item("공고.hwpx", ["예산 집행 계획 첫판"])])
-    for key, rows in index_module.index_rows([item("공고.hwpx", ["예산 집행 계획 고친판"])]):
+    for key, rows in index_rows([item("공고.hwpx", ["예산 집행 계획 고친판"])]):
         index.put(key, rows)                    # replace (the default): the first version goes
-    for key, rows in index_module.index_rows([item("새문서.hwpx", ["예산 심의 결과"])]):
+    for key, rows in index_rows([item("새문서.hwpx", ["예산 심의 결과"])]):
         index.put(key, rows, replace=False)
     index.commit()
     assert sorted(h["text"] for h in index.search("예산")) == ["예산 심의 결과", "예산 집행 계획 고친판"]

@@ -1,8 +1,8 @@
 """Exact phrases: a quoted part of a query matches only those characters in that order (spaces aside)."""
 import pytest
 
-from engine.index import ChunkIndex
-from engine.phrases import has_phrases, split_query
+from engine.search.index import ChunkIndex
+from engine.search.phrases import has_phrases, split_query
 from tests.test_index import item
 
 DOCS = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import time
 
-from engine.index import analyse_rows
+from engine.search.schema import analyse_rows
 from engine.library.cache import ParseCache
 from engine.library.workers import Outcome, WorkerPool, failed_document, refresh_job
 from engine.limits import DEFAULT_LIMITS

@@ -60,7 +60,7 @@ def host_main(conn, warm_up: bool = True, api_class: Optional[type] = None) -> N
     find nothing new come first. A call that needs it before then loads it itself.
     ``api_class(tenant_of)`` serves the local API (``serve_api`` / ``stop_api``); without one, none is served.
     """
-    from engine.analyzer import korean_terms
+    from engine.search.analyzer import korean_terms
     from engine.api import calls
     from engine.library.tenant import Tenant
 

@@ -38,9 +38,9 @@ from engine.api.files import max_upload
 from engine.api.registry import FolderMissing, Registry
 from engine.api.schemas import (AddFolderArgs, AnswerRequest, ContextRequest, DocumentsRequest, FileRequest,
                                 FolderRequest, ParseArgs, RemoveFolderArgs, SearchRequest, VerifyRequest, explain)
-from engine.chunking import DEFAULT_BUDGET, chunk_document
 from engine.gateway.grounded import saved_gateway
 from engine.read.parse import READERS
+from engine.search.chunking import DEFAULT_BUDGET, chunk_document
 
 MIN_CHUNK_BUDGET, MAX_CHUNK_BUDGET = 100, 20000
 FORMATS = sorted({*READERS, "zip"})

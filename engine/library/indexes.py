@@ -13,8 +13,8 @@ import threading
 from pathlib import Path
 from typing import Callable, Optional
 
-from engine.chunking import chunk_document
-from engine.index import ChunkIndex, IndexDamaged
+from engine.search.chunking import chunk_document
+from engine.search.index import ChunkIndex, IndexDamaged
 from engine.library.acl import Acl
 from engine.model import Document
 from engine.private import remove

@@ -2,7 +2,7 @@
 
 Only new or changed files are read (size and mtime first, then sha256), in worker processes
 (engine/library/workers.py) that take a file from the parse cache or parse it, and chunk it; this
-process analyses the chunks with its Kiwi (engine/index.py ``analyse_rows``, one Kiwi per app). The
+process analyses the chunks with its Kiwi (engine/search/schema.py ``analyse_rows``, one Kiwi per app). The
 same bytes under two names are read once. A file that needs OCR comes back marked after a text pass
 and is read again, with OCR, after all the others, so text search is ready first. What comes back is
 staged in the group indexes and committed in batches (after ``BATCH_CHUNKS`` chunks or an interval
@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
-from engine.analyzer import kiwi
-from engine.index import analyse_rows
+from engine.search.analyzer import kiwi
+from engine.search.schema import analyse_rows
 from engine.library.acl import Acl, is_acl_file, load_acl
 from engine.library.workers import Outcome, Read, WorkerPool, failed_document, refresh_job, start_worker, summary
 from engine.model import Document

@@ -27,8 +27,8 @@ from typing import Callable, Optional
 import platformdirs
 
 from engine import wording
-from engine.chunking import Chunk, chunk_document
-from engine.index import IndexDamaged
+from engine.search.chunking import Chunk, chunk_document
+from engine.search.index import IndexDamaged
 from engine.library import listing, state
 from engine.library.acl import Acl, load_acl
 from engine.library.cache import ParseCache, parser_generation

@@ -27,7 +27,7 @@ from typing import Any, Callable, Optional
 import pebble
 
 from engine import wording
-from engine.chunking import chunk_document
+from engine.search.chunking import chunk_document
 from engine.library.cache import ParseCache
 from engine.limits import Limits
 from engine.model import Document, Warning
@@ -54,8 +54,8 @@ class Outcome:
 @dataclass
 class Read:
     """What a worker sends back for one file: its hash, whether the parse cache had it, and per
-    Document its state summary with its index rows, not yet analysed (engine.index.index_rows
-    with ``analysed=False``; engine.index.analyse_rows finishes them). ``needs_ocr``:
+    Document its state summary with its index rows, not yet analysed (engine.search.schema.index_rows
+    with ``analysed=False``; engine.search.schema.analyse_rows finishes them). ``needs_ocr``:
     a text pass stopped where OCR was needed; nothing was kept, read the file again with OCR."""
 
     sha256: str
@@ -69,7 +69,7 @@ def refresh_job(path: str, name: str, limits: Limits, cache_root: str, generatio
     """Worker side: the file's Documents from the parse cache, or parsed (and cached); then
     chunked into index rows (all but the Kiwi terms). Without ``with_ocr`` a file that needs OCR is only
     reported as such (``Read.needs_ocr``)."""
-    from engine.index import index_rows
+    from engine.search.schema import index_rows
 
     with memguard.guard(limits.max_rss_bytes):
         with open(path, "rb") as fh:
@@ -99,7 +99,7 @@ def documents_read(docs: list[Document], index_rows: Callable) -> list[tuple[dic
 def start_worker() -> None:
     """A refresh worker's start: the readers and the index rows imported before its first
     file's time limit runs."""
-    import engine.index  # noqa: F401  (the parsers come with this module itself)
+    import engine.search.index  # noqa: F401  (the parsers come with this module itself)
 
 
 def summary(doc: Document, chunks: int) -> dict:

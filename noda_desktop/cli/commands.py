@@ -5,7 +5,7 @@ import argparse
 import multiprocessing
 
 from engine import wording
-from engine.chunking import DEFAULT_BUDGET
+from engine.search.chunking import DEFAULT_BUDGET
 from noda_desktop.cli.answers import cmd_answer, cmd_context, cmd_verify, cmd_view
 from noda_desktop.cli.cache import cmd_cache
 from noda_desktop.cli.files import cmd_chunk, cmd_parse

@@ -100,7 +100,7 @@ def _file_size(path: str) -> int:
 
 def cmd_chunk(args) -> int:
     """noda chunk FILE [--budget N] [--json]: a file's Documents and the chunks the index stores."""
-    from engine.chunking import chunk_document
+    from engine.search.chunking import chunk_document
 
     if not os.path.isfile(args.path):
         print(say.not_found(path=args.path), file=sys.stderr)
