@@ -16,7 +16,9 @@ from engine.search.analyzer import BigramTokenizer, KoreanTokenizer, bigram_term
 from engine.search.chunking import Chunk
 
 # Bump when analysis, fields or chunking change: an index of another version is rebuilt empty.
-INDEX_NAME = "chunks_v3"  # v2: chunks of the 1000-character budget; v3: Kiwi without its multi-word dictionary
+# v2: chunks of the 1000-character budget; v3: Kiwi without its multi-word dictionary; v4: the analyzers
+# moved to engine.search.analyzer (Whoosh keeps their module path in the index's pickled schema).
+INDEX_NAME = "chunks_v4"
 TITLE_BOOST = 2.0
 ANALYSED_FIELDS = ("text", "title")   # the fields whose terms come from Kiwi (analyse_rows)
 
