@@ -1,4 +1,4 @@
-"""Extractive answers measured on three sets in one run, through the real answer path (engine.answer).
+"""Extractive answers measured on three sets in one run, through the real answer path (engine.answer.extract).
 
     .venv/bin/python bench/answers.py [--sets korquad,corpus,rewording] [--build-dir /tmp/noda_kq_build]
                                       [--cache DIR] [--show] [--records FILE]
@@ -6,7 +6,7 @@
 (a) **KorQuAD** (../shared/bench/korquad_dev): the shared build step (its
     build_corpus.build, the 300-question dev sample as shipped) writes the
     articles as .txt files into ``--build-dir``; that folder is one Tenant, and
-    each question is answered with engine.answer. Scored: the first answer line
+    each question is answered with engine.answer.extract. Scored: the first answer line
     and the whole answer text hold the gold answer (NFKC, case and whitespace
     ignored, as the shared runner does), mean answer length, share refused.
     Never tuned on: bench/fit_ranker.py uses the other 5,795 questions.
@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.answer import answer  # noqa: E402
+from engine.answer.extract import answer  # noqa: E402
 from engine.library.tenant import Tenant  # noqa: E402
 from tests.corpus import CORPUS, SHARED, document_of, squash, truth_files  # noqa: E402
 
@@ -290,7 +290,7 @@ def main() -> int:
         with open(args.records, "w", encoding="utf-8") as fh:
             for row in records:
                 fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-    print(f"\nextractive answers (engine.answer, limit={args.limit})")
+    print(f"\nextractive answers (engine.answer.extract, limit={args.limit})")
     print("\n".join(report))
     return 0
 

@@ -1,4 +1,4 @@
-"""Choose the answer picker's refusal level (engine.answer.THRESHOLD) on tuning data only. Anyone can rerun it:
+"""Choose the answer picker's refusal level (engine.answer.choice.THRESHOLD) on tuning data only. Anyone can rerun it:
 
     .venv/bin/python bench/fit_threshold.py [--work /tmp/noda_threshold] [--questions 600]
 
@@ -29,7 +29,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import answers as bench  # noqa: E402  (bench/answers.py: the sets and their folders)
-from engine import answer as picker  # noqa: E402
+from engine.answer.choice import THRESHOLD  # noqa: E402
+from engine.answer.extract import scored_lines  # noqa: E402
 from engine.library.tenant import Tenant  # noqa: E402
 
 SEED = 13
@@ -57,7 +58,7 @@ def best_scores(folder: Path, cache: Path, questions: list[str]) -> list[float]:
     try:
         out = []
         for n, question in enumerate(questions, 1):
-            lines = picker.scored_lines(tenant, question)
+            lines = scored_lines(tenant, question)
             out.append(lines[0].score if lines else float("-inf"))
             if n % 100 == 0:
                 print(f"[threshold] {folder.name}: {n}/{len(questions)}", file=sys.stderr)
@@ -112,11 +113,11 @@ def main() -> int:
     weights = np.where(answerable, 1.0 / answerable.sum(), 1.0 / (~answerable).sum())
     level = lowest_level(scores, answerable, weights, args.precision)
     print(f"refusal level for {args.precision:.0%} of answered questions answerable: {level:.3f} "
-          f"(engine now: {picker.THRESHOLD})")
+          f"(engine now: {THRESHOLD})")
     for name, (s, a) in sets.items():
         s = np.array(s, dtype=float)
         print(f"  {name:18} {len(s):4} questions ({'answerable' if a else 'not answerable'}): answered "
-              f"{(s >= level).mean():.1%} at {level:.3f}, {(s >= picker.THRESHOLD).mean():.1%} at {picker.THRESHOLD}")
+              f"{(s >= level).mean():.1%} at {level:.3f}, {(s >= THRESHOLD).mean():.1%} at {THRESHOLD}")
     return 0
 
 

@@ -363,7 +363,7 @@ def child(phase: str, spec: dict) -> None:
         t = time.perf_counter()
         report = tenant.refresh()
         out.update(refresh_s=round(time.perf_counter() - t, 2), refresh_parsed=report["parsed"])
-        from engine.answer import answer
+        from engine.answer.extract import answer
 
         questions = _questions(spec["questions"])
         t = time.perf_counter()
@@ -410,7 +410,7 @@ def _rss_mb() -> float:
 
 def soak(tenant, place: Path, minutes: float) -> dict:
     """Random add/change/delete plus queries for ``minutes``; RSS after warm-up and at the end."""
-    from engine.answer import answer
+    from engine.answer.extract import answer
 
     rng, docs, questions = random.Random(23), corpus_documents(), _questions()
     readable = [(s, f) for s, f in docs if f in ("docx", "hwpx", "pdf", "xlsx", "hwp5")]

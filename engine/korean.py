@@ -52,11 +52,21 @@ def compact(text: str) -> str:
     return "".join(folded(text).split())
 
 
+def flat(text: str) -> str:
+    """Folded, without thousands commas, then without whitespace: how an answer's terms are looked for in
+    a line ("1,200 원" = "1200원"; "1, 2" keeps its comma)."""
+    return "".join(DIGIT_COMMA.sub("", folded(text)).split())
+
+
 # ---- sentences ----------------------------------------------------------------
 # A sentence ends at . ! ? 。 (not after a digit, so "2024. 6. 21." and "1. 목적" stay whole) or at a line break.
 _SENTENCE_BREAK = re.compile(r"(?<=[^0-9\s][.!?。])\s+|\n+")
 # The same, where a long paragraph is cut into chunks: "…" ends a sentence too, and so does a digit's full stop.
 CHUNK_BREAK = re.compile(r"(?<=[.!?。…])\s+|\n+")
+# List bullets: a line starting with one is a list item, and a line of answer text is cut before one.
+BULLETS = "○●◦•▪■□◆◇◎※➀➁➂➃➄➅➆➇➈➉①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮·"
+# A line starting a list item or a numbered heading ("○ ", "ㅇ ", "1. ", "(2) ", "가) ", "제3조").
+LIST_MARKER = re.compile(rf"\s*([{BULLETS}□■▣\-*]|ㅇ\s|\(?[0-9]{{1,2}}[.)]\s|[가-하][.)]\s|제\s*[0-9]+\s*[조장절])")
 # Endings of a short numbered line that make it an item, not a heading ("1. 신청은 온라인으로 함").
 ITEM_ENDINGS = (".", "。", "다", "함", "임", "음")
 

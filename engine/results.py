@@ -115,7 +115,7 @@ class AnswerLine(TypedDict):
 
 
 class Answer(TypedDict):
-    """``engine.answer.answer()``: quoted, cited lines, or the reason there are none."""
+    """``engine.answer.extract.answer()``: quoted, cited lines, or the reason there are none."""
     tenant: str
     question: str
     answered: bool

@@ -1,4 +1,4 @@
-"""Extractive answers (engine/answer.py) over a real generated tenant: the right line, its citation and anchors."""
+"""Extractive answers (engine/answer/) over a real generated tenant: the right line, its citation and anchors."""
 from __future__ import annotations
 
 import io
@@ -10,9 +10,10 @@ import pytest
 from openpyxl import Workbook
 
 from engine import wording
-from engine.answer import answer, split_lines
+from engine.answer.extract import answer
+from engine.answer.lines import split_lines
 from engine.library.tenant import Tenant
-from engine.question_cues import analyze, line_cues
+from engine.answer.question_cues import analyze, line_cues
 from noda_desktop import cli
 
 

@@ -1,5 +1,5 @@
-"""How engine/answer.py chooses a line: form fields, table captions, the document's own name, deeper hits,
-and the question cues behind them (engine/question_cues.py)."""
+"""How engine/answer/ chooses a line: form fields, table captions, the document's own name, deeper hits,
+and the question cues behind them (engine/answer/question_cues.py)."""
 from __future__ import annotations
 
 import io
@@ -7,10 +7,11 @@ import io
 import docx
 import pytest
 
-from engine import answer as answer_module
-from engine.answer import answer, choose_lines
+from engine.answer import extract, scoring
+from engine.answer.choice import choose_lines
+from engine.answer.extract import answer
 from engine.library.tenant import Tenant
-from engine.question_cues import analyze, field_weight, full_cues, line_cues
+from engine.answer.question_cues import analyze, field_weight, full_cues, line_cues
 
 
 def _rfp_bytes() -> bytes:
@@ -83,7 +84,7 @@ def test_the_answer_looks_at_more_hits_than_it_ranks(tenant):
 
     recording = Recording(tenant)
     answer(recording, "가을 음악회는 언제 열리나요?", limit=5)
-    assert recording.limits == [answer_module.SEARCH_HITS]
+    assert recording.limits == [extract.SEARCH_HITS]
 
 
 # ---- choose_lines on hits as the search gives them ----------------------------------------
@@ -115,7 +116,7 @@ def test_a_quote_question_may_be_answered_by_the_question_words_themselves():
     [best, *_] = choose_lines(analyze("두 번째 미주에는 뭐라고 적혀 있나요?"), hits)
     assert best.text == "미주 두 번째입니다."
     [echo, *_] = choose_lines(analyze("두 번째 미주에는 무엇이 있나요?"), hits)   # the same words, a heading
-    assert best.score - echo.score == pytest.approx(answer_module.ECHO_PENALTY)
+    assert best.score - echo.score == pytest.approx(scoring.ECHO_PENALTY)
 
 
 # ---- question cues ---------------------------------------------------------------------------

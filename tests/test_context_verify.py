@@ -1,14 +1,14 @@
-"""LLM context (engine/context.py) within its budget, and the /verify rules (engine/verify.py) on a real tenant."""
+"""LLM context (engine/answer/llm_context.py) within its budget, and the /verify rules (engine/answer/verify.py) on a real tenant."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from engine.context import MAX_BUDGET, context
+from engine.answer.llm_context import MAX_BUDGET, context
 from engine.korean import split_sentences
 from engine.library.tenant import Tenant
-from engine.verify import numbers_in, verify
+from engine.answer.verify import numbers_in, verify
 from noda_desktop import cli
 from tests.documents import docx_bytes as _docx_bytes
 

@@ -1,4 +1,4 @@
-"""The evidence page (engine/evidence.py) over a real Tenant: page pictures, marked passages, unreadable list."""
+"""The evidence page (engine/answer/evidence.py) over a real Tenant: page pictures, marked passages, unreadable list."""
 from __future__ import annotations
 
 import re
@@ -8,8 +8,8 @@ import pymupdf
 import pytest
 
 from engine import wording
-from engine.answer import answer
-from engine.evidence import evidence_html, mark_quote
+from engine.answer.extract import answer
+from engine.answer.evidence import evidence_html, mark_quote
 from engine.library.tenant import Tenant
 from tests.corpus import CORPUS, requires_corpus
 from tests.documents import docx_bytes as _docx_bytes

@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from engine.answer import answer
-from engine.evidence import evidence_html
+from engine.answer.extract import answer
+from engine.answer.evidence import evidence_html
 from engine.library.tenant import Tenant
 from engine.read import ocr
 from tests.corpus import CORPUS, requires_corpus

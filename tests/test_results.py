@@ -7,7 +7,7 @@ from typing import Optional, get_args, get_origin, get_type_hints
 import pytest
 
 from engine import results
-from engine.answer import answer
+from engine.answer.extract import answer
 from engine.library.tenant import Tenant
 from tests.test_tenant import make_folder
 

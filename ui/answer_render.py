@@ -20,7 +20,7 @@ import re
 from typing import Optional
 
 from engine import wording
-from engine.evidence import bold_span, span_of
+from engine.answer.evidence import bold_span, span_of
 from ui import report, texts
 
 _e = html.escape

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QGraphicsPixmapItem, QGraphicsRectItem, QGraphics
                                QVBoxLayout, QWidget)
 
 from engine import wording
-from engine.evidence import mark_quote
+from engine.answer.evidence import mark_quote
 from ui import report, texts
 from ui.elided_label import ElidedLabel
 from ui.evidence import Evidence
@@ -115,7 +115,7 @@ class PageView(QGraphicsView):
 
 
 def passage_html(passage: str, quote: str) -> str:
-    """The passage as Qt rich text with the quote marked (engine.evidence's matching rule)."""
+    """The passage as Qt rich text with the quote marked (engine.answer.evidence's matching rule)."""
     marked = mark_quote(passage, quote).replace("<mark>", MARK_OPEN).replace("</mark>", "</span>")
     return "<div style='line-height:150%'>" + marked.replace("\n", "<br>") + "</div>"
 

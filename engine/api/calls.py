@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from engine import context as _context
-from engine import verify as _verify
-from engine.answer import answer as extract
-from engine.evidence import evidence_html
+from engine.answer import llm_context as _context
+from engine.answer import verify as _verify
+from engine.answer.extract import answer as extract
+from engine.answer.evidence import evidence_html
 from engine.gateway.grounded import answer_with_saved, saved_gateway
 from engine.library.tenant import MAX_LIMIT, Tenant
 

@@ -1,7 +1,7 @@
 """Grounded answers: the model answers from the tenant's evidence only, and the answer is checked.
 
-The evidence is engine.context's numbered bundle; the model is told to cite
-``[n]`` after every statement. Its answer goes through engine.verify, which
+The evidence is engine.answer.llm_context's numbered bundle; the model is told to cite
+``[n]`` after every statement. Its answer goes through engine.answer.verify, which
 finds numbers missing from the evidence, references to sources that do not
 exist and quotes the cited chunk does not contain; those come back as
 ``flags`` beside the answer, never silently dropped. When the gateway is off
@@ -21,11 +21,11 @@ from dataclasses import asdict
 from typing import Optional
 
 from engine import wording
-from engine.context import context
+from engine.answer.llm_context import context
+from engine.answer.verify import verify
 from engine.gateway.client import Gateway
 from engine.gateway.config import load_config, load_key
 from engine.gateway.events import GatewayError
-from engine.verify import verify
 from engine.wording.gateway import INSTRUCTIONS, question_prompt
 
 # A quoted phrase and the first [n] after it: 「…」, “…” or "…" followed by a reference.

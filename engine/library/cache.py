@@ -39,8 +39,7 @@ from engine.private import Removed, private_dir, remove
 
 KEEP_GENERATIONS = 2
 # Engine modules that only use finished Documents: editing them needs no re-read.
-NOT_READING = ("library/", "search/", "answer.py", "context.py", "evidence.py",
-               "question_cues.py", "verify.py", "gateway/", "jsonout.py", "names.py", "private.py",
+NOT_READING = ("library/", "search/", "answer/", "gateway/", "jsonout.py", "names.py", "private.py",
                "read/memguard.py", "results.py")
 _EXT = re.compile(r"\.[a-z0-9]{1,8}$")
 

@@ -78,7 +78,7 @@ def _question_body(args, line: str, n: int) -> dict:
 
 def _print_answer(args, answer: tuple[int, dict], batch: bool) -> int:
     """Print one answer (JSON or Korean text); its exit status."""
-    from engine.context import source_header
+    from engine.answer.llm_context import source_header
 
     status, result = answer
     if status == 400 and result.get("error") == "LLM_OFF":

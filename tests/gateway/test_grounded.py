@@ -63,7 +63,7 @@ def test_numbers_missing_from_the_evidence_are_flagged(tenant):
 
 
 def test_the_evidence_page_of_an_llm_answer_shows_its_model_flags_and_marked_source(tenant):
-    from engine.evidence import evidence_html
+    from engine.answer.evidence import evidence_html
     result, _ = ask(tenant, "신청기간은 8월 28일까지이고 예산은 70억 원입니다 [1].")
     page = evidence_html(tenant, result)
     assert wording.gateway_text("made_by") in page and "모델 m, 127.0.0.1" in page

@@ -1,7 +1,7 @@
 """Answers that read like answers: the answering phrase in bold, a table row under its header, the file and
 page on the line, and a plain "찾지 못했습니다" saying where it looked and what it could not look in.
 
-The answer dicts are written here in the shape engine.answer and `noda answer --json` give (with and without
+The answer dicts are written here in the shape engine.answer.extract and `noda answer --json` give (with and without
 the picker's ``answer_span``/``table``/``document``/``chunks_searched``): this tests the rendering, not the picker.
 """
 from __future__ import annotations

@@ -27,7 +27,7 @@ from engine.model import Document
 from engine.read.detect import EXTENSION_FORMATS
 from engine.read.mupdf import pymupdf  # MuPDF's messages kept off stdout
 
-TEMPLATE = Path(__file__).resolve().parent.parent / "resources" / "templates" / "evidence.html"
+TEMPLATE = Path(__file__).resolve().parents[2] / "resources" / "templates" / "evidence.html"   # beside engine/
 PAGE_FORMATS = {"pdf", "png", "jpeg", "tiff", "bmp", "gif"}
 DPI = 110
 JPEG_QUALITY = 72

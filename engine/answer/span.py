@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from engine.question_cues import CUES, Question, field_parts
+from engine.answer.question_cues import CUES, Question, field_parts
 
 # The kinds whose phrase is a span of its own (a definition or a yes/no ruling is the whole line).
 SPAN_KINDS = ("when", "amount", "who", "where", "law")

@@ -1,7 +1,7 @@
 """Check an answer against the evidence it cites (seed /verify).
 
 The answer's ``[n]`` points at ``sources[n-1]`` (the numbered sources of
-engine.context, each naming ``doc_id`` and ``chunk_id``). Reported, never
+engine/answer/llm_context.py, each naming ``doc_id`` and ``chunk_id``). Reported, never
 fixed:
 
 - numbers of two or more characters (``[0-9][0-9,.]+``) that the evidence

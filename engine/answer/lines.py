@@ -1,0 +1,81 @@
+"""A hit's text cut into candidate answer lines: sentences, list items and table rows, exactly as written.
+
+A text line is cut after a sentence end and before a list bullet; in text whose lines the page broke
+(PDF, OCR) a full-width line that does not end a sentence runs on into the next. Each ``Line`` keeps
+its quote as the chunk has it and, flattened (engine/korean.flat), what stands around it: its file
+name, title, headings and table header, the lines just before it, the rest of its chunk.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.korean import BULLETS, LIST_MARKER, flat, one_line
+
+NEAR_LINES = 2              # the lines just before a line that count as its lead-in
+LONG_LINE = 250             # characters: a longer line is long (scoring), and a wrapped line stops growing
+WRAPPED_EXTRACTORS = ("pymupdf", "ocr")   # their text breaks lines where the page did …
+WRAP_SHARE = 0.7            # … and a line this long against the chunk's longest was wrapped
+
+# Cut after a sentence end (not after a digit: "2024. 6. 21." stays whole) and before a list bullet.
+_LINE_BREAK = re.compile(rf"(?<=[^0-9\s][.!?。])\s+|\s+(?=[{BULLETS}])|\s+(?=ㅇ\s)")
+_SENTENCE_END = re.compile(r"[.!?。:;]\s*$")
+
+
+@dataclass
+class Line:
+    """A candidate answer line: its text exactly as in the chunk (``quote``), and where it sits."""
+
+    quote: str
+    hit: dict
+    rank: int
+    flat: str           # the normalised text (engine/korean.flat)
+    context: str        # normalised file name, title, headings and table header
+    shared: str         # the part of it every line of the document or table shares: file name, title, header
+    header: str         # the first row of its table (table chunks only)
+    near: str           # the normalised lines just before it in the chunk
+    chunk: str          # the normalised text of the whole chunk
+    score: float = 0.0
+
+    @property
+    def text(self) -> str:
+        """The quote on one line (whitespace runs as single spaces)."""
+        return one_line(self.quote)
+
+
+def split_lines(text: str, wrapped: bool = False) -> list[str]:
+    """The lines of a chunk's text, each exactly as it stands there: text lines cut into sentences
+    and list items. In ``wrapped`` text (PDF, OCR) the page broke the lines: a full-width line that
+    does not end a sentence runs on into the next line unless that one starts a list item."""
+    rows = _unwrap(text.split("\n")) if wrapped else text.split("\n")
+    out = []
+    for row in rows:
+        out.extend(piece.strip() for piece in _LINE_BREAK.split(row) if piece and piece.strip())
+    return out
+
+
+def _unwrap(rows: list[str]) -> list[str]:
+    full = WRAP_SHARE * max(len(row) for row in rows)
+    out = [rows[0]]
+    for prev, row in zip(rows, rows[1:]):
+        if (len(prev) >= full and not _SENTENCE_END.search(prev) and not LIST_MARKER.match(row)
+                and len(out[-1]) + len(row) < LONG_LINE):
+            out[-1] += "\n" + row
+        else:
+            out.append(row)
+    return out
+
+
+def candidate_lines(hit: dict, rank: int) -> list[Line]:
+    """The lines of one hit (``rank``: its place among the search results) with what stands around each."""
+    rows = hit["text"].split("\n")
+    table = hit.get("kind") == "table" and len(rows) > 1
+    header = " ".join([hit.get("caption") or "", rows[0]]).strip() if table else ""
+    shared = flat(" ".join([hit.get("filename") or "", *(hit.get("path") or []), header]))
+    context = shared + flat(" ".join(hit.get("outline") or []))
+    chunk = flat(hit["text"])
+    wrapped = any(x in WRAPPED_EXTRACTORS for x in hit.get("extractors") or [])
+    texts = split_lines(hit["text"], wrapped)
+    flats = [flat(text) for text in texts]
+    return [Line(text, hit, rank, flats[i], context, shared, header, "".join(flats[max(0, i - NEAR_LINES):i]), chunk)
+            for i, text in enumerate(texts)]

@@ -1,0 +1,159 @@
+"""How well a candidate line answers a question: the share of the question's weighted terms it holds.
+
+The line itself counts fully; its file name, title, heading path, table caption and header, the
+lines just before it, the rest of its chunk and the way its document names itself (file name,
+title, opening lines) count in part. A term's weight is higher the fewer candidate lines hold it;
+words for the document itself ("파일", "본문") weigh little, and a question word that names the kind
+of answer ("원인", "날짜") counts as found when the line holds that kind. The line earns a bonus when
+it holds the kind of answer the question asks for (engine/answer/question_cues.py: a date for 언제,
+an amount for 얼마 …), more as a form field whose label names it ("제출장소: 강북구청 …"), and loses
+for missing a number the question names, for only echoing the question (a heading, an empty form
+field) and for length.
+"""
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+from typing import Optional
+
+from engine.answer.lines import LONG_LINE, Line, candidate_lines
+from engine.answer.question_cues import Question, Term, cue_weight, field_weight, full_cues, line_cues
+from engine.korean import flat
+
+# Credit for a term found outside the line: in its file name, title, headings, table caption or header …
+CONTEXT_CREDIT = 0.7
+# … in the lines just before it (a heading, a lead-in) …
+NEAR_CREDIT = 0.6
+# … and elsewhere in the same chunk; a compound term of which only some morphemes are found
+# earns this share of the credit.
+CHUNK_CREDIT = 0.35
+PART_CREDIT = 0.6
+# … and in how its document names itself: file name, title, opening lines (a question names
+# the document it asks about: "C반 기말고사 성적표에서 …").
+DOC_CREDIT = 0.5
+GENERIC_WEIGHT = 0.3        # a word for the document itself ("파일", "본문") counts this much
+ABSENT_WEIGHT = 0.6         # a question word no candidate holds anywhere (a paraphrase) counts this much
+ECHO_PENALTY = 0.2          # a line that only repeats the question's words (a heading) or is a blank
+ECHO_CHARS = 4              # form field has fewer letters than this besides them and its labels
+OCR_PENALTY = 0.03          # machine-read text loses a tie with the same words read from the file
+NUMBER_PENALTY = 0.2        # per number of the question ("12월", "2020년") missing around the line
+RANK_BONUS = 0.05           # the first search hit's lines get this much more than the last's
+LONG_PENALTY = 0.1          # a line longer than LONG_LINE loses up to this much at twice that length
+_LETTERS = re.compile(r"[^\W_]")
+_LABEL = re.compile(r"[^\s|:]+\s*:(?=\s*(\||$))")   # a field label with nothing after it
+
+
+def rank_lines(question: Question, hits: list[dict], ranked: Optional[int] = None,
+               heads: Optional[dict[str, str]] = None) -> list[Line]:
+    """The lines of ``hits`` scored for ``question``, best first.
+
+    The first ``ranked`` hits (all by default) are search results in engine order; the rest are
+    further hits and other chunks of their documents, which get no rank bonus. ``heads`` maps a
+    file name to how its document names itself (``documents.Documents.head``); a term found there earns
+    ``DOC_CREDIT`` for every line of that document.
+    """
+    ranked = len(hits) if ranked is None else ranked
+    lines = [line for rank, hit in enumerate(hits) for line in candidate_lines(hit, min(rank, ranked))]
+    if not lines:
+        return []
+    weights = _weights(question.terms, lines)
+    in_head = {(name, term.text): DOC_CREDIT * _credit(term, flat(text))
+               for name, text in (heads or {}).items() for term in question.terms}
+    for line in lines:
+        line.score = _score(question, weights, line, ranked, in_head)
+    return sorted(lines, key=lambda l: -l.score)
+
+
+# ---- scoring ---------------------------------------------------------------------------
+@lru_cache(maxsize=4096)
+def _pattern(text: str) -> re.Pattern:
+    """A term as a pattern over flat text; a number never matches inside a longer number."""
+    pattern = re.escape(flat(text))
+    if text[:1].isdigit():
+        pattern = r"(?<![0-9])" + pattern
+    if text[-1:].isdigit():
+        pattern += r"(?![0-9])"
+    return re.compile(pattern)
+
+
+def _credit(term: Term, text: str) -> float:
+    """1 when ``text`` holds the term (or a word documents use for it), else a share for its parts."""
+    if any(_pattern(word).search(text) for word in (term.text, *term.alternatives)):
+        return 1.0
+    if not term.parts:
+        return 0.0
+    found = sum(1 for part in term.parts if _pattern(part).search(text))
+    return PART_CREDIT * found / len(term.parts)
+
+
+def _weights(terms: list[Term], lines: list[Line]) -> dict[str, float]:
+    """Inverse line frequency of each term among the candidate lines."""
+    n = len(lines)
+    out = {}
+    for term in terms:
+        df = sum(1 for line in lines if _credit(term, line.flat) == 1.0)
+        out[term.text] = math.log(1 + n / (1 + df))
+        if df == 0 and not any(_credit(term, line.chunk + line.context) for line in lines):
+            out[term.text] *= ABSENT_WEIGHT
+        if term.generic:
+            out[term.text] *= GENERIC_WEIGHT
+    return out
+
+
+def _number_near(term: Term, text: str) -> bool:
+    """Whether flat ``text`` holds a number term: whole, or its number alone — a month or a day only
+    as part of a date ("2010.11"), never a bare count like a table's "12"."""
+    if _pattern(term.text).search(text):
+        return True
+    date_part = term.text.endswith(("월", "일"))
+    for part in term.parts:
+        if part[:1].isdigit():
+            number = re.escape(flat(part))
+            after = r"(?=[.\-/])" if date_part else ""
+            if re.search(rf"(?<![0-9]){number}(?![0-9]){after}", text) or (
+                    date_part and re.search(rf"[.\-/]0?{number}(?![0-9])", text)):
+                return True
+    return False
+
+
+def _score(question: Question, weights: dict[str, float], line: Line, hits: int,
+           in_head: dict[tuple[str, str], float]) -> float:
+    total = sum(weights.values())
+    coverage = 0.0
+    cues = line_cues(question, line.text, line.header)
+    strong = full_cues(cues)
+    for term in question.terms:
+        in_context = CONTEXT_CREDIT * _credit(term, line.context)
+        # a line repeating the document's title or its table's header (the title line, the header
+        # row) gains nothing by it; one repeating its section heading does
+        here = _credit(term, line.flat) if _credit(term, line.shared) < 1.0 else 0.0
+        credit = max(here, NEAR_CREDIT * _credit(term, line.near), in_context,
+                     CHUNK_CREDIT * _credit(term, line.chunk),
+                     in_head.get((line.hit["filename"], term.text), 0.0),
+                     1.0 if term.asks in strong else 0.0)   # "원인" and a line saying why
+        coverage += weights[term.text] * credit
+    score = coverage / total if total else 0.0
+    around = line.flat + line.near + line.context
+    for term in question.terms:
+        if term.number and not _number_near(term, around):
+            score -= NUMBER_PENALTY
+    # a form field's label counts as much as the line covers the question (not for a stray "일시:")
+    score += cue_weight(question, cues) + field_weight(question, line.text) * max(0.0, score)
+    if "quote" not in question.cues and _echoes(question, line):
+        score -= ECHO_PENALTY
+    if "ocr" in (line.hit.get("extractors") or []):
+        score -= OCR_PENALTY
+    score += RANK_BONUS * max(0.0, 1 - line.rank / max(hits, 1))
+    if len(line.text) > LONG_LINE:
+        score -= LONG_PENALTY * min(1.0, (len(line.text) - LONG_LINE) / LONG_LINE)
+    return score
+
+
+def _echoes(question: Question, line: Line) -> bool:
+    """Whether ``line`` says nothing beyond the question's words and empty field labels ("부서:")."""
+    rest = flat(_LABEL.sub("", line.quote))
+    for term in question.terms:
+        for word in (term.text, *term.parts):
+            rest = rest.replace(word, "")
+    return len(_LETTERS.findall(rest)) < ECHO_CHARS
