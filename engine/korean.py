@@ -60,15 +60,12 @@ def flat(text: str) -> str:
 
 # ---- sentences ----------------------------------------------------------------
 # A sentence ends at . ! ? 。 (not after a digit, so "2024. 6. 21." and "1. 목적" stay whole) or at a line break.
-_SENTENCE_BREAK = re.compile(r"(?<=[^0-9\s][.!?。])\s+|\n+")
+_AFTER_SENTENCE = r"(?<=[^0-9\s][.!?。])\s+"
+_SENTENCE_BREAK = re.compile(rf"{_AFTER_SENTENCE}|\n+")
 # The same, where a long paragraph is cut into chunks: "…" ends a sentence too, and so does a digit's full stop.
 CHUNK_BREAK = re.compile(r"(?<=[.!?。…])\s+|\n+")
-# List bullets: a line starting with one is a list item, and a line of answer text is cut before one.
-BULLETS = "○●◦•▪■□◆◇◎※➀➁➂➃➄➅➆➇➈➉①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮·"
-# A line starting a list item or a numbered heading ("○ ", "ㅇ ", "1. ", "(2) ", "가) ", "제3조").
-LIST_MARKER = re.compile(rf"\s*([{BULLETS}□■▣\-*]|ㅇ\s|\(?[0-9]{{1,2}}[.)]\s|[가-하][.)]\s|제\s*[0-9]+\s*[조장절])")
-# Endings of a short numbered line that make it an item, not a heading ("1. 신청은 온라인으로 함").
-ITEM_ENDINGS = (".", "。", "다", "함", "임", "음")
+# A line that ends a sentence (or a lead-in's colon): the page did not break it.
+ENDS_SENTENCE = re.compile(r"[.!?。:;]\s*$")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -76,6 +73,33 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_BREAK.split(text) if s and s.strip()]
 
 
+# ---- list markers ---------------------------------------------------------------
+# Each names its job; they differ because the jobs do (an answer line's item, a title that cannot be
+# one, a comparison table's provision label).
+# List bullets: a line starting with one is a list item, and a line of answer text is cut before one.
+BULLETS = "○●◦•▪■□◆◇◎※➀➁➂➃➄➅➆➇➈➉①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮·"
+# The mark of a numbered or lettered item: "1." "(2)" "3)" "가." "나)".
+ITEM_MARK = r"\(?[0-9]{1,2}[.)]|[가-하][.)]"
+# A line starting a list item or a numbered heading ("○ ", "ㅇ ", "1. ", "(2) ", "가) ", "제3조").
+LIST_MARKER = re.compile(rf"\s*([{BULLETS}□■▣\-*]|ㅇ\s|(?:{ITEM_MARK})\s|제\s*[0-9]+\s*[조장절])")
+# Where a line of answer text is cut into lines: after a sentence end and before a list bullet.
+LINE_BREAK = re.compile(rf"{_AFTER_SENTENCE}|\s+(?=[{BULLETS}])|\s+(?=ㅇ\s)")
+# A line that opens as one of a list or an outline ("1." "Ⅱ." "가)" "○" "(3)"): not a document's title.
+LISTED_LINE = re.compile(r"^([\dⅠ-Ⅹ]+\s*[.)]|[가-하]\s*[.)]|[□■○●◦ㅇ※*·•]|\(\d+\))")
+# The label of a provision in a comparison table's row: 제13조, 제13조의2, ①, 13., 1), 가., 가).
+PROVISION_LABEL = re.compile(
+    r"^\s*(제\s*\d+\s*(조|항|호|장|절|관)(\s*의\s*\d+)?"   # 제13조, 제13조의2
+    r"|[①-⑳]"                                          # ①
+    r"|\d{1,3}\s*\.(?!\d)"                               # 13.
+    r"|\d{1,3}\s*\)"                                      # 1)
+    r"|[가-하]\s*[.)])"                                   # 가.  가)
+)
+# Endings of a short numbered line that make it an item, not a heading ("1. 신청은 온라인으로 함").
+ITEM_ENDINGS = (".", "。", "다", "함", "임", "음")
+
+
 # ---- questions ----------------------------------------------------------------
 # What a question asks with ("언제", "얼마나"): never a word to look for in the text that answers it.
 QUESTION_WORDS = frozenset("언제 며칠 얼마 얼마나 몇 누구 누가 어디 무엇 뭐 뭔가 무슨 어떤 어느 어떻게 왜".split())
+# The generic nouns questions are built with ("경우", "내용", "것"): never a term of the question.
+QUESTION_NOUNS = frozenset("경우 관련 내용 정도 때 뒤 앞 중 등 것 거 건 수 이 그 저 해당".split())

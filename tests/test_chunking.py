@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from engine.search.chunking import Chunk, chunk_document, split_sentences
+from engine.search.chunking import Chunk, chunk_document, cut_within
 from engine.korean import clean_text
 from engine.model import Cell, Document, Source
 from engine.read.formats.base import DocumentBuilder
@@ -49,8 +49,8 @@ def test_a_long_block_is_split_at_sentence_ends():
         assert c.blocks == ["b00001"]
 
 
-def test_split_sentences_cuts_an_overlong_sentence_at_spaces():
-    pieces = split_sentences("가나다 " * 100, 50)
+def test_cut_within_cuts_an_overlong_sentence_at_spaces():
+    pieces = cut_within("가나다 " * 100, 50)
     assert all(len(p) <= 50 for p in pieces)
     assert " ".join(pieces).split() == ["가나다"] * 100
 

@@ -23,6 +23,7 @@ from string import Template
 from typing import Optional
 
 from engine import wording
+from engine.korean import one_line
 from engine.model import Document
 from engine.read.detect import EXTENSION_FORMATS
 from engine.read.mupdf import pymupdf  # MuPDF's messages kept off stdout
@@ -299,7 +300,7 @@ def mark_quote(text: str, quote: str) -> str:
 
 def _clip(text: str, from_end: bool = False) -> str:
     """A neighbour's text (lines kept, spaces squashed) cut to AROUND_CHARS from the cited side."""
-    text = "\n".join(" ".join(line.split()) for line in text.split("\n") if line.strip())
+    text = "\n".join(one_line(line) for line in text.split("\n") if line.strip())
     if len(text) <= AROUND_CHARS:
         return text
     return "… " + text[-AROUND_CHARS:] if from_end else text[:AROUND_CHARS] + " …"

@@ -7,19 +7,14 @@ name, title, headings and table header, the lines just before it, the rest of it
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from engine.korean import BULLETS, LIST_MARKER, flat, one_line
+from engine.korean import ENDS_SENTENCE, LINE_BREAK, LIST_MARKER, flat, one_line
 
 NEAR_LINES = 2              # the lines just before a line that count as its lead-in
 LONG_LINE = 250             # characters: a longer line is long (scoring), and a wrapped line stops growing
 WRAPPED_EXTRACTORS = ("pymupdf", "ocr")   # their text breaks lines where the page did …
 WRAP_SHARE = 0.7            # … and a line this long against the chunk's longest was wrapped
-
-# Cut after a sentence end (not after a digit: "2024. 6. 21." stays whole) and before a list bullet.
-_LINE_BREAK = re.compile(rf"(?<=[^0-9\s][.!?。])\s+|\s+(?=[{BULLETS}])|\s+(?=ㅇ\s)")
-_SENTENCE_END = re.compile(r"[.!?。:;]\s*$")
 
 
 @dataclass
@@ -50,7 +45,7 @@ def split_lines(text: str, wrapped: bool = False) -> list[str]:
     rows = _unwrap(text.split("\n")) if wrapped else text.split("\n")
     out = []
     for row in rows:
-        out.extend(piece.strip() for piece in _LINE_BREAK.split(row) if piece and piece.strip())
+        out.extend(piece.strip() for piece in LINE_BREAK.split(row) if piece and piece.strip())
     return out
 
 
@@ -58,7 +53,7 @@ def _unwrap(rows: list[str]) -> list[str]:
     full = WRAP_SHARE * max(len(row) for row in rows)
     out = [rows[0]]
     for prev, row in zip(rows, rows[1:]):
-        if (len(prev) >= full and not _SENTENCE_END.search(prev) and not LIST_MARKER.match(row)
+        if (len(prev) >= full and not ENDS_SENTENCE.search(prev) and not LIST_MARKER.match(row)
                 and len(out[-1]) + len(row) < LONG_LINE):
             out[-1] += "\n" + row
         else:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from engine.korean import ITEM_MARK, QUESTION_NOUNS, QUESTION_WORDS
 from engine.search.analyzer import kiwi
 
 # Kiwi tags of the morphemes a term is made of (nouns, numbers, foreign words, roots).
@@ -31,9 +32,7 @@ JOIN_TAGS = ("SO",)
 # A symbol standing alone as a word is a term too ("& 기호").
 SYMBOL_TAGS = ("SW", "SO")
 # Question words and the generic nouns of questions: never terms.
-QUESTION_WORDS = frozenset(
-    "언제 며칠 얼마 얼마나 몇 누구 누가 어디 무엇 뭐 뭔가 무슨 어떤 어느 어떻게 왜 "
-    "경우 관련 내용 정도 때 뒤 앞 중 등 것 거 건 수 이 그 저 해당".split())
+NOT_TERMS = QUESTION_WORDS | QUESTION_NOUNS
 # Words of questions and the words documents use for them (a term found as either counts).
 PARAPHRASES: dict[str, tuple[str, ...]] = {
     "질문": ("질의", "문의"), "문의": ("질의",), "예산": ("사업비", "사업금액", "소요예산"),
@@ -204,12 +203,12 @@ def question_terms(text: str, tokens=None) -> list[Term]:
         term = text[run[0].start: run[-1].start + run[-1].len].lower()
         number = any(t.tag == "SN" for t in run)
         symbol = run[0].tag in SYMBOL_TAGS
-        if term in seen or term in QUESTION_WORDS or (len(term) < 2 and not (number or symbol)):
+        if term in seen or term in NOT_TERMS or (len(term) < 2 and not (number or symbol)):
             continue
         seen.add(term)
         parts = [t.form.lower() for t in run
                  if t.tag not in JOIN_TAGS and (len(t.form) >= 2 or t.tag == "SN")
-                 and t.form not in QUESTION_WORDS]
+                 and t.form not in NOT_TERMS]
         out.append(Term(term, parts if parts != [term] else [], number, PARAPHRASES.get(term, ()),
                         term in GENERIC_WORDS))
     return out
@@ -218,7 +217,7 @@ def question_terms(text: str, tokens=None) -> list[Term]:
 def _glued_determiner(tok, after) -> bool:
     """A determiner written together with the noun after it is a misread noun ("각주" as 각 + 주):
     Korean spaces a real one ("각 기관", "두 번")."""
-    return (tok.tag == "MM" and tok.form not in QUESTION_WORDS and after is not None
+    return (tok.tag == "MM" and tok.form not in NOT_TERMS and after is not None
             and after.start == tok.start + tok.len and after.tag in ("NNG", "NNP"))
 
 
@@ -244,7 +243,7 @@ FIELD_TERM = 0.1      # a form field whose label holds a word of the question ("
 FIELD_KIND = 0.05     # … or names the kind of answer asked ("일시" for 언제), with an answer of that kind after it
 LABEL_CHARS = 12
 # A form field: a short label, a colon, a value ("제출장소: 강북구청 문화관광체육과", "2) 일 시 : 10. 21.").
-_FIELD = re.compile(r"^[^\w(]*(\(?[0-9]{1,2}[.)]|[가-하][.)])?\s*(?P<label>[^:：|]{1,30}?)\s*[:：]\s*(?P<value>\S.*)$")
+_FIELD = re.compile(rf"^[^\w(]*({ITEM_MARK})?\s*(?P<label>[^:：|]{{1,30}}?)\s*[:：]\s*(?P<value>\S.*)$")
 _LETTER = re.compile(r"[^\W\d_]")
 
 

@@ -22,6 +22,7 @@ import datetime
 import re
 from typing import Optional
 
+from engine.korean import LISTED_LINE, one_line
 from engine.model import Document
 from engine.read.revisions import document_revisions
 
@@ -57,7 +58,6 @@ _DATE = re.compile(r"(\d{4})\s*[.\-/년]\s*(\d{1,2})\s*[.\-/월]\s*(\d{1,2})(?!\
 _ORG = re.compile(r"[가-힣()·ㆍ ]{1,30}(부|처|청|원|위원회|시|도|군|구|공사|공단|재단|센터|본부|협회|학교)")
 _SIGNATURE = re.compile(r"(?P<name>[가-힣()·ㆍ ]{2,40}(장|지사|군수|교육감))"
                         r"\s*([(（]\s*(직인|관인|서명)?\s*생략\s*[)）]|[(（]\s*(인|직인|관인)\s*[)）])?")
-_NUMBERED = re.compile(r"^([\dⅠ-Ⅹ]+\s*[.)]|[가-하]\s*[.)]|[□■○●◦ㅇ※*·•]|\(\d+\))")
 DOCUMENT_KINDS = ("공고문", "공고", "제안요청서", "과업지시서", "과업내용서", "계획서", "계획", "지침", "안내문",
                   "안내", "알림", "보고서", "결과보고", "요령", "설명서", "공모", "모집")
 _COVER = re.compile(r"^(?P<title>.{2,100}(" + "|".join(r"\s?".join(k) for k in DOCUMENT_KINDS)
@@ -94,7 +94,7 @@ def extract_structure(doc: Document) -> None:
         if number:
             s.doc_number = number.group(0)
             s.issued_date = normalise_date(value[number.end():])
-            org = _squash(value[:number.start()])
+            org = one_line(value[:number.start()])
             issuer_in_number = org if _ORG.fullmatch(org) else None
             break
     s.issued_date = s.issued_date or next(
@@ -136,11 +136,11 @@ def _rows(doc: Document) -> list[list[str]]:
     for block in doc.blocks:
         if block.id in tables:
             for cells in tables[block.id].grid():
-                row = [_squash(c) for c in cells if _squash(c)]
+                row = [one_line(c) for c in cells if one_line(c)]
                 if row:
                     rows.append(row)
         elif block.parent not in tables:   # text inside a table is read from its cells
-            rows.extend([_squash(line)] for line in block.text.split("\n") if _squash(line))
+            rows.extend([one_line(line)] for line in block.text.split("\n") if one_line(line))
     return rows
 
 
@@ -330,13 +330,13 @@ def _unspace(name: str) -> str:
 # ---- titles ------------------------------------------------------------------------
 def _press_headline(doc: Document) -> Optional[str]:
     """The headline under a 「보도자료」 mark at the top of a press release."""
-    blocks = [b for b in doc.blocks if _squash(b.text)][:8]
+    blocks = [b for b in doc.blocks if one_line(b.text)][:8]
     for i, block in enumerate(blocks):
         mark = re.sub(r"\s+", "", block.text)
         if not mark.startswith(PRESS_MARKS) or len(mark) > 15:
             continue
         for after in blocks[i + 1:i + 1 + LOOK_AHEAD]:
-            line = next(_squash(x) for x in after.text.split("\n") if _squash(x))
+            line = next(one_line(x) for x in after.text.split("\n") if one_line(x))
             if line.replace(" ", "").startswith(PRESS_LABELS) or " | " in line or len(line) < 6:
                 continue
             return line[:TITLE_MAX]
@@ -346,15 +346,11 @@ def _press_headline(doc: Document) -> Optional[str]:
 
 def _cover_headline(doc: Document) -> Optional[str]:
     """A short line near the top ending in what the document is (「…공고」, 「…과업지시서」)."""
-    for block in [b for b in doc.blocks if _squash(b.text)][:COVER_BLOCKS]:
-        text = _squash(block.text)
-        if len(text) > COVER_MAX or " | " in block.text or _NUMBERED.match(text):
+    for block in [b for b in doc.blocks if one_line(b.text)][:COVER_BLOCKS]:
+        text = one_line(block.text)
+        if len(text) > COVER_MAX or " | " in block.text or LISTED_LINE.match(text):
             continue
         found = _COVER.match(text)
         if found and (not found["rest"] or _YEAR_FIRST.match(found["rest"].strip())):
             return found["title"].strip()
     return None
-
-
-def _squash(text: str) -> str:
-    return " ".join((text or "").split())

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from engine.korean import ITEM_ENDINGS
+from engine.korean import ITEM_ENDINGS, one_line
 from engine.model import Block, Document
 
 # Short numbered lines of formats without heading styles: pattern -> level.
@@ -56,6 +56,6 @@ def sections(doc: Document) -> list[dict]:
         text = block.text.strip()
         level = heading_level(block, text, styled=styled) if text else None
         if level is not None:
-            out.append({"level": level, "title": " ".join(text.split())[:200], "block": block.id,
+            out.append({"level": level, "title": one_line(text)[:200], "block": block.id,
                         "page": block.page})
     return out

@@ -12,6 +12,7 @@ import time
 from typing import Iterator, Optional, Sequence
 
 from engine import wording
+from engine.korean import one_line
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import Document, Source, Warning
 from engine.read.detect import Detected, claims_known_format, detect, extension_mismatch, text_format
@@ -188,7 +189,7 @@ def _guess_title(doc: Document) -> Optional[str]:
         if b.type in ("title", "heading") and b.text.strip():
             return b.text.strip()[:200]
     for b in doc.blocks:
-        text = " ".join(b.text.split())
+        text = one_line(b.text)
         if b.type == "paragraph" and 2 <= len(text) <= 100:
             return text
     return None

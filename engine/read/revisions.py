@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from engine.korean import one_line
+from engine.korean import PROVISION_LABEL, one_line
 from engine.model import Document, Table
 
 HEADER_ROWS = 3  # the 현행 | 개정안 header is looked for in this many first rows
@@ -23,13 +23,6 @@ _ADDED = re.compile(r"^[<〈《(（\[]\s*신\s*설\s*[>〉》)）\]]$")
 _DELETED = re.compile(r"^[<〈《(（\[]\s*삭\s*제\s*[>〉》)）\]]$")
 _SAME = re.compile(r"^[(（]?\s*(현\s*행\s*(제\s*\S+\s*)?(과|와)\s*같\s*음|생\s*략|좌\s*동|동\s*일)\s*[)）]?$")
 _FILLER = re.compile(r"[-‐‑–—─━―·ㆍ…\.\s]+")
-_LABEL = re.compile(
-    r"^\s*(제\s*\d+\s*(조|항|호|장|절|관)(\s*의\s*\d+)?"   # 제13조, 제13조의2
-    r"|[①-⑳]"                                          # ①
-    r"|\d{1,3}\s*\.(?!\d)"                               # 13.
-    r"|\d{1,3}\s*\)"                                      # 1)
-    r"|[가-하]\s*[.)])"                                   # 가.  가)
-)
 
 
 def revisions_for_table(table: Table) -> list[dict]:
@@ -114,7 +107,7 @@ def _classify(current: str, revised: str) -> tuple[str, Optional[str]]:
 
 def _split_label(text: str) -> tuple[Optional[str], str]:
     """('제13조', rest) when the text opens with an article or item number."""
-    found = _LABEL.match(text)
+    found = PROVISION_LABEL.match(text)
     if not found:
         return None, text
     return re.sub(r"\s+", "", found.group(0)), text[found.end():]

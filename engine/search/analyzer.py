@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import re
 import threading
-import unicodedata
 from functools import lru_cache
 from typing import Iterator, Optional
 
 from whoosh.analysis import Token, Tokenizer
+
+from engine.korean import folded
 
 # Kiwi tags whose morphemes carry content (prefix match: "VV" covers "VV-R" …).
 CONTENT_TAGS = ("NNG", "NNP", "NNB", "NR", "SL", "SN", "SH", "XR", "VV", "VA", "MAG", "W_")
@@ -49,10 +50,6 @@ def kiwi():
     return _kiwi
 
 
-def _norm(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).lower()
-
-
 @lru_cache(maxsize=256)  # a query is analysed for three fields and for re-ranking
 def _tokens(text: str) -> tuple:
     analyzer = kiwi()
@@ -68,7 +65,7 @@ def korean_terms(text: str) -> tuple[tuple[str, int, int], ...]:
 
 def content_words(text: str) -> tuple[str, ...]:
     """The distinct content morphemes of ``text``, normalised, in text order (no whole words)."""
-    found = (_norm(_EDGE.sub("", tok.form) or tok.form) for tok in _tokens(text)
+    found = (folded(_EDGE.sub("", tok.form) or tok.form) for tok in _tokens(text)
              if tok.tag.startswith(CONTENT_TAGS))
     return tuple(dict.fromkeys(found))
 
@@ -109,20 +106,20 @@ def _terms(text: str, tokens) -> tuple[tuple[str, int, int], ...]:
 # Forms, words and letters repeat all through a folder: each is normalised once (bounded caches).
 @lru_cache(maxsize=65536)
 def _form_term(form: str) -> str:
-    return _norm(_EDGE.sub("", form) or form)
+    return folded(_EDGE.sub("", form) or form)
 
 
 @lru_cache(maxsize=65536)
 def _word_term(raw: str) -> Optional[tuple[int, int, str]]:
     """(offset, length, term) of a whitespace word without its edge punctuation; None if nothing is left."""
     word = _EDGE.sub("", raw)
-    return (raw.index(word), len(word), _norm(word)) if word else None
+    return (raw.index(word), len(word), folded(word)) if word else None
 
 
 @lru_cache(maxsize=16384)
 def _letter(char: str) -> Optional[str]:
     """A letter or digit normalised (NFKC, lower case); None for spaces and punctuation."""
-    return _norm(char) if char.isalnum() else None
+    return folded(char) if char.isalnum() else None
 
 
 def bigram_terms(text: str) -> list[tuple[str, int, int]]:

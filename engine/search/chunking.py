@@ -55,7 +55,7 @@ class Chunk:
         return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
 
 
-def split_sentences(text: str, limit: int) -> list[str]:
+def cut_within(text: str, limit: int) -> list[str]:
     """Pieces of at most ``limit`` characters, cut after sentence ends (else at spaces)."""
     if len(text) <= limit:
         return [text]
@@ -164,7 +164,7 @@ class _Chunker:
             if self.flow is not None:  # headings only so far: the chunk sits under the newest
                 self.flow.outline = self._outline()
         anchor = [{"page": block.page, "bbox": block.bbox, "cell_range": None}]
-        for piece in split_sentences(text, self.budget):
+        for piece in cut_within(text, self.budget):
             pack = self._pack_for(kind, piece)
             pack.add(piece, anchor, block.id, block.extractor)
             pack.body = pack.body or level is None
@@ -210,7 +210,7 @@ class _Chunker:
             repeat = header is not None and r != header[0]
             room = self.budget - (len(header[1]) + 1 if repeat else 0)
             units = [(text, cells)] if len(text) <= room else [  # an overlong row: cell by cell
-                (piece, [c]) for c in cells for piece in split_sentences(clean_text(c.text), room)]
+                (piece, [c]) for c in cells for piece in cut_within(clean_text(c.text), room)]
             for unit_text, unit_cells in units:
                 if pack is None or not pack.fits(unit_text, self.budget):
                     if pack is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from engine.korean import compact
+from engine.korean import compact, one_line
 
 _QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|「([^」]*)」|『([^』]*)』')
 
@@ -22,7 +22,7 @@ def split_query(query: str) -> tuple[str, list[str]]:
     """(the query with its quote marks removed, the quoted phrases that have characters)."""
     phrases = [next(g for g in m.groups() if g is not None).strip() for m in _QUOTED.finditer(query)]
     plain = _QUOTED.sub(lambda m: " " + next(g for g in m.groups() if g is not None) + " ", query)
-    plain = " ".join(plain.replace('"', " ").split())
+    plain = one_line(plain.replace('"', " "))
     return plain, [p for p in phrases if compact(p)]
 
 

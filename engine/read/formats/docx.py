@@ -19,6 +19,7 @@ from docx.opc.part import XmlPart
 from docx.oxml import parse_xml
 from docx.oxml.ns import qn
 
+from engine.korean import one_line
 from engine.model import Cell, Table
 from engine.read.failures import ReadFailure
 from engine.read.formats.base import DocumentBuilder
@@ -51,7 +52,7 @@ def read(data: bytes, doc: DocumentBuilder) -> None:
 
 def meaningful_title(title: Optional[str]) -> Optional[str]:
     """A document-properties title, or None when it is empty or a template placeholder."""
-    text = " ".join((title or "").split())
+    text = one_line(title)
     if len(text) < 2 or _PLACEHOLDER_TITLE.fullmatch(text):
         return None
     return text

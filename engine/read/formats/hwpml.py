@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from lxml import etree
 
+from engine.korean import one_line
 from engine.read.failures import ReadFailure
 from engine.read.formats.base import DocumentBuilder
 from engine.read.formats.hwpx.emit import emit_paragraph
@@ -46,7 +47,7 @@ def read(data: bytes, doc: DocumentBuilder) -> None:
     if columns > 1:
         doc.warn("LAYOUT_SIDE_BY_SIDE")
     title = root.findtext("HEAD/DOCSUMMARY/TITLE")
-    doc.set_title(" ".join(title.split()) if title and title.strip() else None)
+    doc.set_title(one_line(title) or None)
 
 
 def paragraph(p) -> Para:

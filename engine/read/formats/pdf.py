@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
 
+from engine.korean import one_line
 from engine.model import Cell
 from engine.read import mupdf, ocr
 from engine.read.failures import ReadFailure
@@ -99,7 +100,7 @@ def read_page(page: pymupdf.Page) -> list:
 
 def meaningful_title(title: Optional[str]) -> Optional[str]:
     """The metadata title, unless it is empty, a file name or a program's placeholder."""
-    title = " ".join((title or "").split())
+    title = one_line(title)
     if len(title) < 2 or not any(ch.isalpha() for ch in title) or NOT_A_TITLE.search(title):
         return None
     return title

@@ -15,6 +15,7 @@ from typing import Optional
 from pptx import Presentation
 from pptx.enum.shapes import MSO_SHAPE_TYPE, PP_PLACEHOLDER
 
+from engine.korean import one_line
 from engine.model import Cell
 from engine.read.formats.base import DocumentBuilder
 from engine.read.formats.docx import meaningful_title
@@ -60,7 +61,7 @@ def _shape(doc: DocumentBuilder, shape, page: int) -> None:
     if not getattr(shape, "has_text_frame", False) or not shape.has_text_frame:
         return
     if _is_title(shape):
-        title = " ".join(shape.text_frame.text.split())
+        title = one_line(shape.text_frame.text)
         if title:
             doc.add_block("heading", title, page=page, bbox=box, level=1)
         return

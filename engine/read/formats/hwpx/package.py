@@ -18,6 +18,7 @@ from typing import Optional
 
 from lxml import etree
 
+from engine.korean import one_line
 from engine.read.failures import ReadFailure
 from engine.read.formats.zipsafe import ExpansionBudget
 
@@ -83,7 +84,7 @@ class Package:
             return None
         for element in self._hpf.iter():
             if local(element) == "title":
-                text = " ".join((element.text or "").split())
+                text = one_line(element.text)
                 letters = sum(ch.isalpha() for ch in text)
                 if letters >= 2 and text.lower() not in _PLACEHOLDER_TITLES:
                     return text
