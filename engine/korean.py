@@ -1,9 +1,11 @@
 """Korean text rules the stages share: how text is cleaned and compared, where sentences end, question words.
 
-Reading (outline, revisions), search (chunking, phrases) and answers (verify) take these from here
-rather than keeping their own copies. Rules that look alike but do different jobs stay apart, each
-named for its job (cutting a long paragraph into chunks is not splitting an answer into sentences);
-a change here changes what is indexed and answered, so it is measured with bench/answers.py.
+Reading (readers' titles, outline, form fields, revisions), search (analyzer, chunking, phrases,
+re-ranking) and answers (question cues, lines, scoring, citations, verify, the evidence page) take
+these from here rather than keeping their own copies. Rules that look alike but do different jobs
+stay apart, each named for its job (cutting a long paragraph into chunks is not splitting an answer
+into sentences); a change here changes what is indexed and answered, so it is measured with
+bench/answers.py.
 """
 from __future__ import annotations
 
