@@ -1,4 +1,4 @@
-"""The evidence page (engine/evidence.py: `noda view` and the window's saved HTML) and its shared labels."""
+"""The evidence page (engine/answer/evidence.py: `noda view` and the window's saved HTML) and its shared labels."""
 from __future__ import annotations
 
 from engine.wording.names import PRODUCT_NAME
