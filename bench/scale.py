@@ -1,7 +1,7 @@
 """The engine at ten thousand documents: a folder built from the shared corpus, measured end to end.
 
     .venv/bin/python bench/scale.py [--docs 10000] [--workdir DIR] [--minutes 120]
-                                    [--code DIR] [--label NAME] [--skip kill,soak]
+                                    [--code DIR|COMMIT] [--label NAME] [--skip kill,soak]
                                     [--compare BEFORE.json]
 
 The folder (``<workdir>/folder-<docs>``, built once and reused; never inside the
@@ -29,8 +29,9 @@ sampled from /proc for the RSS of it and of its parse workers:
   workers) at half its files, then resumed: how many parse-cache entries the
   resume wrote again (must be 0) and whether the listing and index are whole.
 
-``--code DIR`` measures another checkout's engine (e.g. a worktree of the
-baseline commit) on the same folder; ``--compare`` prints this run beside a
+``--code DIR|COMMIT`` measures another checkout's engine, or a commit's (e.g. the
+baseline), on the same folder — a private copy of its engine/ and nothing else
+(the editable install's hook, which would fill in modules it lacks, is removed); ``--compare`` prints this run beside a
 saved JSON with ratios. Results go to ``<workdir>/scale-<label>-<docs>.json``
 (or ``--json``) and as text.
 """
@@ -319,10 +320,31 @@ def _questions(count: int = QUESTIONS) -> list[str]:
     return [r["question"] for r in random.Random(50).sample(rows, min(count, len(rows)))]
 
 
+def only_code(code: str) -> None:
+    """Let ``code`` alone supply ``engine``: the editable install's import hook maps ``engine`` to the
+    checkout this venv was installed from and would fill in any module ``code`` lacks (an old layout
+    run with new modules mixed in), so it goes, with the repository itself from the path."""
+    sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, "__module__", "").startswith("__editable__")]
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT]
+    sys.path.insert(0, code)
+
+
+def mixed_modules(code: str) -> list[str]:
+    """Engine modules loaded from anywhere but ``code`` (must be none)."""
+    return sorted(name for name, module in list(sys.modules.items())
+                  if (name == "engine" or name.startswith("engine.")) and getattr(module, "__file__", None)
+                  and not Path(module.__file__).resolve().is_relative_to(Path(code).resolve()))
+
+
 def child(phase: str, spec: dict) -> None:
     started = time.perf_counter()
-    sys.path.insert(0, spec["code"])
-    from engine.library.tenant import Tenant
+    only_code(spec["code"])
+    try:
+        from engine.library.tenant import Tenant
+    except ModuleNotFoundError as missing:   # a checkout from before engine/library/
+        if not (missing.name or "").startswith("engine.library"):
+            raise
+        from engine.tenant import Tenant
 
     imported = time.perf_counter()
     folder, cache = Path(spec["folder"]), Path(spec["cache"])
@@ -401,6 +423,9 @@ def child(phase: str, spec: dict) -> None:
     elif phase == "soak":
         out.update(soak(tenant, folder / "소크", spec["minutes"]))
     tenant.close()
+    mixed = mixed_modules(spec["code"])
+    if mixed:
+        raise RuntimeError(f"engine modules from outside {spec['code']}: {mixed}")
     _say(result=out)
 
 
@@ -461,11 +486,18 @@ def soak(tenant, place: Path, minutes: float) -> dict:
 
 
 # ---- the run ------------------------------------------------------------------
-def private_code(code: Path, workdir: Path, label: str) -> Path:
-    """A copy of ``code``'s engine/: edits to the tree while this runs change nothing."""
+def private_code(code: str, workdir: Path, label: str) -> Path:
+    """A copy of the engine/ of checkout ``code`` (a folder) or of commit ``code`` of this repository:
+    edits to the tree while this runs change nothing, and only it is imported (``only_code``)."""
     target = workdir / f"code-{label}"
     shutil.rmtree(target, ignore_errors=True)
-    shutil.copytree(code / "engine", target / "engine", ignore=shutil.ignore_patterns("__pycache__"))
+    if Path(code).is_dir():
+        shutil.copytree(Path(code) / "engine", target / "engine", ignore=shutil.ignore_patterns("__pycache__"))
+    else:
+        target.mkdir(parents=True)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", code, "engine"], capture_output=True,
+                                 check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
     return target
 
 
@@ -475,7 +507,7 @@ def measure(args, target: Path) -> dict:
     workdir = Path(args.workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     folder, info = ensure_folder(workdir, args.docs)
-    code = private_code(Path(args.code).resolve(), workdir, args.label)
+    code = private_code(args.code, workdir, args.label)
     out: dict = {"label": args.label, "files": args.docs, "folder_mb": round(info["bytes"] / 2**20, 1),
                  "formats": info["formats"], "load_before": round(os.getloadavg()[0], 2)}
     skip = set(filter(None, args.skip.split(",")))
@@ -585,7 +617,8 @@ def main() -> int:
     ap.add_argument("--minutes", type=float, default=120, help="soak length (0: no soak)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--questions", type=int, default=QUESTIONS, help="questions for search/answer timings")
-    ap.add_argument("--code", default=str(ROOT), help="checkout whose engine/ is measured")
+    ap.add_argument("--code", default=str(ROOT),
+                    help="checkout (folder) or commit of this repository whose engine/ is measured")
     ap.add_argument("--label", default="run")
     ap.add_argument("--skip", default="", help="comma list of: soak, kill")
     ap.add_argument("--engine-kiwi", action="store_true",
