@@ -197,3 +197,17 @@ def test_cli_answers_one_document_and_a_questions_file_one_json_line_each(tenant
     assert bad["answered"] is False and bad["reason"] == "BAD_QUESTION" and bad["line"] == 2
     assert third["document"] == "안내.pdf" and "청년농업과" in third["text"]
     assert set(first) >= {"tenant", "question", "answered", "lines", "citations", "document"}
+
+
+def test_an_answer_parses_only_the_document_it_quotes(tenant, monkeypatch):
+    """Titles, openings and the other chunks of the documents found come from the folder's state and
+    index; the one Document read from the parse cache is the one the answer cites (its blocks)."""
+    question = "청년 농업인 지원사업은 언제까지 신청하나요?"
+    fresh = Tenant(tenant.folder, cache_root=tenant.cache_root, workers=1)
+    read, get = [], fresh.cache.get
+    monkeypatch.setattr(fresh.cache, "get", lambda sha, name: read.append(name) or get(sha, name))
+    assert len({hit["filename"] for hit in fresh.search(question, limit=20)["hits"]}) > 1
+    result = answer(fresh, question)
+    fresh.close()
+    assert result["answered"] is True
+    assert set(read) == {c["filename"] for c in result["citations"]}

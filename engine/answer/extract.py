@@ -43,7 +43,7 @@ def answer(tenant, question: str, limit: int = 5, principal: Optional[str] = Non
     asked of the whole folder names the document it was answered from."""
     within = [document] if document is not None else None
     found = tenant.search(question, limit=max(limit, SEARCH_HITS), principal=principal, within=within)
-    documents = Documents(tenant)
+    documents = Documents(tenant, principal)
     result = {"tenant": found["tenant"], "question": question, "answered": False, "reason": None,
               "reason_text": None, "document": document,
               # one document asked: the folder's unreadable others were never going to be looked in
@@ -76,7 +76,7 @@ def scored_lines(tenant, question: str, limit: int = 5, principal: Optional[str]
     """Every candidate line for ``question`` from the whole folder, scored, best first, no line refused:
     what ``THRESHOLD`` is chosen over (bench/fit_threshold.py)."""
     found = tenant.search(question, limit=max(limit, SEARCH_HITS), principal=principal)
-    hits, heads = Documents(tenant).expanded(found["hits"])
+    hits, heads = Documents(tenant, principal).expanded(found["hits"])
     return rank_lines(analyze(question), hits, min(limit, len(found["hits"])), heads)
 
 

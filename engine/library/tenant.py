@@ -180,16 +180,25 @@ class Tenant:
     def document_hits(self, filename: str, principal: Optional[str] = None) -> list[dict]:
         """Every chunk of ``filename`` shaped like search hits, from ``principal``'s own index (so [] for
         a document they may not see)."""
+        return self._read_index(principal, lambda index: index.document_hits(filename), [])
+
+    def opening(self, filename: str, chars: int, principal: Optional[str] = None) -> str:
+        """The first ``chars`` characters of ``filename``'s chunk texts joined by line breaks, from
+        ``principal``'s own index ("" for a document they may not see); only its first chunks are read."""
+        return self._read_index(principal, lambda index: index.opening(filename, chars), "")
+
+    def _read_index(self, principal: Optional[str], read: Callable, nothing):
+        """``read(index)`` of ``principal``'s own index (healed once when found damaged), or ``nothing``."""
         acl = self._ready()
         group = acl.group_of(principal)
         if group is None:
-            return []
+            return nothing
         with self._lock:
             try:
-                return self.indexes.get(group).document_hits(filename)
+                return read(self.indexes.get(group))
             except IndexDamaged:
                 self._heal(acl, group)
-                return self.indexes.get(group).document_hits(filename)
+                return read(self.indexes.get(group))
 
     # ---- one document ----------------------------------------------------
     def document(self, filename: str) -> Optional[Document]:
@@ -201,6 +210,11 @@ class Tenant:
         """The chunks of the Document named ``filename`` (as indexed)."""
         item = self._parsed(filename)
         return item[1] if item else []
+
+    def title(self, filename: str) -> Optional[str]:
+        """The title of the Document named ``filename``, as the listing shows it (nothing is parsed)."""
+        found = self._find(filename)
+        return found[2]["structure"].get("title") if found else None
 
     def chunk(self, filename: str, chunk_id: str) -> Optional[Chunk]:
         """One chunk of the Document named ``filename`` (None when either is unknown)."""
@@ -266,6 +280,10 @@ class Tenant:
     def _find(self, filename: str) -> Optional[tuple[str, dict, dict]]:
         """(file key, its entry, the Document's summary) for ``filename``: as written, else compared
         as names are (engine/names.py: a name written in NFD finds its NFC file)."""
+        for key in _keys_of(filename):   # a file's own name, or a ZIP's and its member's: no walk
+            for s in self._files[key]["docs"] if key in self._files else []:
+                if s["filename"] == filename:
+                    return key, self._files[key], s
         for same in (_as_written, name_key):
             wanted = same(filename)
             for key, entry in self._files.items():
@@ -377,6 +395,13 @@ class Tenant:
             self._damaged.add(key)
             self._notice("CACHE_REREAD")
         return next((d for d in docs or [] if d.source.filename == filename), None)
+
+
+def _keys_of(filename: str) -> list[str]:
+    """The file keys a Document named ``filename`` can belong to: itself and each folder-like part
+    before a "/" ("a.zip" for "a.zip/붙임.hwp")."""
+    parts = filename.split("/")
+    return ["/".join(parts[:n]) for n in range(1, len(parts) + 1)]
 
 
 def _as_written(name: str) -> str:

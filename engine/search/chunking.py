@@ -240,10 +240,15 @@ class _Chunker:
         if not pack.parts:
             return
         self.chunks.append(Chunk(
-            id=f"c{len(self.chunks) + 1:04d}", doc_id=self.doc.doc_id or "", kind=pack.kind,
+            id=chunk_id(len(self.chunks) + 1), doc_id=self.doc.doc_id or "", kind=pack.kind,
             text="\n".join(pack.parts), path=list(self.path), outline=list(pack.outline),
             anchors=anchors if anchors is not None else pack.anchors,
             extractors=pack.extractors, blocks=pack.blocks))
+
+
+def chunk_id(n: int) -> str:
+    """The id of a document's ``n``-th chunk, counted from 1 ("c0001"): ids sort in reading order."""
+    return f"c{n:04d}"
 
 
 def _rows(table: Table) -> list[tuple[int, str, list[Cell]]]:

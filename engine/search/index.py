@@ -22,7 +22,7 @@ from whoosh.query import And, Or, Term
 from engine.model import Document
 from engine.private import private_dir
 from engine.search import bm25
-from engine.search.chunking import Chunk
+from engine.search.chunking import Chunk, chunk_id
 from engine.search.phrases import has_phrases, split_query
 from engine.search.query import BM25_B, BM25_K1, MAX_QUERY_CHARS, phrase_grams, query_terms, union
 from engine.search.rerank import RERANK_DEPTH, rerank
@@ -288,6 +288,19 @@ class ChunkIndex:
         with self._lock, self._files():
             stored = list(self._searcher.documents(key=key))
         return sorted((as_hit(fields, None, "document") for fields in stored), key=lambda h: h["chunk_id"])
+
+    def opening(self, key: str, chars: int) -> str:
+        """The first ``chars`` characters of the texts of the chunks stored under ``key``, in order and
+        joined by line breaks: how the document begins, read only as far as that (its first chunks)."""
+        texts, length = [], 0
+        with self._lock, self._files():
+            while length <= chars:
+                number = self._searcher.document_number(key=key, chunk_id=chunk_id(len(texts) + 1))
+                if number is None:
+                    break
+                texts.append(self._searcher.stored_fields(number)["text"])
+                length += len(texts[-1]) + 1
+        return "\n".join(texts)[:chars]
 
     def close(self) -> None:
         self.cancel()
