@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
-from typing import Optional
+from typing import Callable, Optional
 
 from engine.answer.lines import LONG_LINE, Line, candidate_lines
 from engine.answer.question_cues import Question, Term, cue_weight, field_weight, full_cues, line_cues
@@ -60,8 +60,9 @@ def rank_lines(question: Question, hits: list[dict], ranked: Optional[int] = Non
     weights = _weights(question.terms, lines)
     in_head = {(name, term.text): DOC_CREDIT * _credit(term, flat(text))
                for name, text in (heads or {}).items() for term in question.terms}
+    of_chunk = _remembered(_credit)   # the lines of a chunk share its text, context and title
     for line in lines:
-        line.score = _score(question, weights, line, ranked, in_head)
+        line.score = _score(question, weights, line, ranked, in_head, of_chunk)
     return sorted(lines, key=lambda l: -l.score)
 
 
@@ -85,6 +86,18 @@ def _credit(term: Term, text: str) -> float:
         return 0.0
     found = sum(1 for part in term.parts if _pattern(part).search(text))
     return PART_CREDIT * found / len(term.parts)
+
+
+def _remembered(credit: Callable[[Term, str], float]) -> Callable[[Term, str], float]:
+    """``credit`` answering each (term, text) once: for the texts many lines share (their chunk's)."""
+    seen: dict[tuple[int, str], float] = {}
+
+    def remembered(term: Term, text: str) -> float:
+        key = (id(term), text)
+        if key not in seen:
+            seen[key] = credit(term, text)
+        return seen[key]
+    return remembered
 
 
 def _weights(terms: list[Term], lines: list[Line]) -> dict[str, float]:
@@ -118,18 +131,20 @@ def _number_near(term: Term, text: str) -> bool:
 
 
 def _score(question: Question, weights: dict[str, float], line: Line, hits: int,
-           in_head: dict[tuple[str, str], float]) -> float:
+           in_head: dict[tuple[str, str], float], of_chunk: Callable[[Term, str], float] = _credit) -> float:
+    """The line's score for the question (module doc); ``of_chunk`` gives the credit of a term in the
+    texts the line shares with its chunk (its context, title and header, the chunk's text)."""
     total = sum(weights.values())
     coverage = 0.0
     cues = line_cues(question, line.text, line.header)
     strong = full_cues(cues)
     for term in question.terms:
-        in_context = CONTEXT_CREDIT * _credit(term, line.context)
+        in_context = CONTEXT_CREDIT * of_chunk(term, line.context)
         # a line repeating the document's title or its table's header (the title line, the header
         # row) gains nothing by it; one repeating its section heading does
-        here = _credit(term, line.flat) if _credit(term, line.shared) < 1.0 else 0.0
+        here = _credit(term, line.flat) if of_chunk(term, line.shared) < 1.0 else 0.0
         credit = max(here, NEAR_CREDIT * _credit(term, line.near), in_context,
-                     CHUNK_CREDIT * _credit(term, line.chunk),
+                     CHUNK_CREDIT * of_chunk(term, line.chunk),
                      in_head.get((line.hit["filename"], term.text), 0.0),
                      1.0 if term.asks in strong else 0.0)   # "원인" and a line saying why
         coverage += weights[term.text] * credit
