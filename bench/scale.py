@@ -336,15 +336,32 @@ def mixed_modules(code: str) -> list[str]:
                   and not Path(module.__file__).resolve().is_relative_to(Path(code).resolve()))
 
 
+# Where each layout of the engine keeps what the phases call: the first module that has it.
+ENGINE_PARTS = {"Tenant": ("engine.library.tenant", "engine.tenant"),
+                "answer": ("engine.answer.extract", "engine.answer"),
+                "korean_terms": ("engine.search.analyzer", "engine.analyzer")}
+
+
+def engine_part(name: str):
+    """``name`` from the measured checkout, whichever layout it has (its modules only: ``only_code``)."""
+    import importlib
+
+    for module in ENGINE_PARTS[name]:
+        try:
+            found = getattr(importlib.import_module(module), name, None)
+        except ModuleNotFoundError as missing:
+            if not module.startswith(missing.name or "\0"):
+                raise
+            continue
+        if found is not None:
+            return found
+    raise ImportError(f"{name} in none of {ENGINE_PARTS[name]}")
+
+
 def child(phase: str, spec: dict) -> None:
     started = time.perf_counter()
     only_code(spec["code"])
-    try:
-        from engine.library.tenant import Tenant
-    except ModuleNotFoundError as missing:   # a checkout from before engine/library/
-        if not (missing.name or "").startswith("engine.library"):
-            raise
-        from engine.tenant import Tenant
+    Tenant = engine_part("Tenant")
 
     imported = time.perf_counter()
     folder, cache = Path(spec["folder"]), Path(spec["cache"])
@@ -353,9 +370,7 @@ def child(phase: str, spec: dict) -> None:
     out: dict = {"import_s": round(imported - started, 3), "open_s": round(opened - imported, 3)}
     if phase == "refresh":
         if spec.get("engine_kiwi"):   # Kiwi in the engine while it reads (the window loads it once quiet)
-            from engine.search.analyzer import korean_terms
-
-            korean_terms("준비")
+            engine_part("korean_terms")("준비")
         last, text_done, timeline = [0.0], [0.0], {}
         t = time.perf_counter()
 
@@ -385,8 +400,7 @@ def child(phase: str, spec: dict) -> None:
         t = time.perf_counter()
         report = tenant.refresh()
         out.update(refresh_s=round(time.perf_counter() - t, 2), refresh_parsed=report["parsed"])
-        from engine.answer.extract import answer
-
+        answer = engine_part("answer")
         questions = _questions(spec["questions"])
         t = time.perf_counter()
         tenant.search(questions[0])
@@ -403,9 +417,7 @@ def child(phase: str, spec: dict) -> None:
                    answer_p50_ms=round(_pct(answers, .5) * 1000, 1), answer_p95_ms=round(_pct(answers, .95) * 1000, 1))
     elif phase == "edit":
         tenant.refresh()
-        from engine.search.analyzer import korean_terms
-
-        korean_terms("준비")   # the window's engine loads Kiwi once quiet (ui/engine_host.py): an edit finds it
+        engine_part("korean_terms")("준비")   # the window's engine loads Kiwi once quiet (ui/engine_host.py): an edit finds it
         new, changed = Path(spec["add"]), Path(spec["change"])
         source, fmt = corpus_documents()[0]
         for s, f in corpus_documents():
@@ -435,8 +447,7 @@ def _rss_mb() -> float:
 
 def soak(tenant, place: Path, minutes: float) -> dict:
     """Random add/change/delete plus queries for ``minutes``; RSS after warm-up and at the end."""
-    from engine.answer.extract import answer
-
+    answer = engine_part("answer")
     rng, docs, questions = random.Random(23), corpus_documents(), _questions()
     readable = [(s, f) for s, f in docs if f in ("docx", "hwpx", "pdf", "xlsx", "hwp5")]
     place.mkdir(exist_ok=True)
