@@ -9,7 +9,9 @@
     each question is answered with engine.answer.extract. Scored: the first answer line
     and the whole answer text hold the gold answer (NFKC, case and whitespace
     ignored, as the shared runner does), mean answer length, share refused.
-    Never tuned on: bench/fit_ranker.py uses the other 5,795 questions.
+    Never tuned on. ``korquad_tuning`` (not in the default sets) answers a fixed
+    sample of the other 5,795 questions (``--tuning-sample``, seed 13) over the
+    same tenant: what a change to the picker may be tuned on.
 (b) **The shared corpus questions** (../shared/corpus/questions.jsonl) over one
     tenant of every corpus document, split by document into a tuning half
     (``TUNING_FILES``, what bench/fit_ranker.py may learn from) and a reported
@@ -31,6 +33,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import random
 import shutil
 import sys
 import tempfile
@@ -60,6 +63,8 @@ TUNING_FILES = frozenset((
     "pyhwp_viewtext_distribution.hwp",
 ))
 SETS = ("korquad", "corpus", "rewording")
+OPTIONAL_SETS = ("korquad_tuning",)
+TUNING_SEED = 13
 
 
 # ---- the question sets -----------------------------------------------------------------------
@@ -99,6 +104,17 @@ def rewording_questions(originals: list[dict]) -> list[dict]:
 def korquad_questions(build_dir: Path) -> list[dict]:
     with open(build_dir / "questions.jsonl", encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
+
+
+def korquad_tuning_questions(build_dir: Path, count: int) -> list[dict]:
+    """``count`` KorQuAD questions outside the dev sample (seeded), from the shared build's own
+    selection of every question (its ``select`` with ``sample_size`` 0)."""
+    build_corpus = shared_build()
+    config = {**build_corpus.load_config(KORQUAD), "sample_size": 0}
+    _articles, every, _stats = build_corpus.select(config, KORQUAD)
+    dev = {q["id"] for q in korquad_questions(build_dir)}
+    rest = sorted((q for q in every if q["id"] not in dev), key=lambda q: q["id"])
+    return sorted(random.Random(TUNING_SEED).sample(rest, min(count, len(rest))), key=lambda q: q["id"])
 
 
 def _sha(text: str) -> str:
@@ -236,7 +252,9 @@ def _corpus_cell(c: dict) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sets", default=",".join(SETS), help="comma-separated: " + ", ".join(SETS))
+    parser.add_argument("--sets", default=",".join(SETS),
+                        help="comma-separated: " + ", ".join(SETS + OPTIONAL_SETS))
+    parser.add_argument("--tuning-sample", type=int, default=300, help="KorQuAD tuning questions (korquad_tuning)")
     parser.add_argument("--build-dir", type=Path, default=DEFAULT_BUILD,
                         help="where the shared KorQuAD build step writes the articles (under /tmp)")
     parser.add_argument("--cache", type=Path, help="parse cache and indexes kept between runs (default: a temp dir)")
@@ -249,17 +267,21 @@ def main() -> int:
     report: list[str] = []
     with tempfile.TemporaryDirectory(prefix="noda_answers_") as tmp:
         cache = args.cache or Path(tmp) / "cache"
-        if "korquad" in sets:
+        if "korquad" in sets or "korquad_tuning" in sets:
             started = time.perf_counter()
             build_dir = build_korquad(args.build_dir)
             tenant = korquad_tenant(build_dir, cache)
             read_s = time.perf_counter() - started
-            verdicts, times = run(tenant, korquad_questions(build_dir), judge_korquad, args.limit, records,
-                                  "korquad", args.show)
+            for name, title in (("korquad", "dev sample"), ("korquad_tuning", "tuning sample")):
+                if name not in sets:
+                    continue
+                questions = (korquad_questions(build_dir) if name == "korquad"
+                             else korquad_tuning_questions(build_dir, args.tuning_sample))
+                verdicts, times = run(tenant, questions, judge_korquad, args.limit, records, name, args.show)
+                report.append(f"(a) KorQuAD {title} through the answer path ({build_dir / 'corpus_txt'}, "
+                              f"read in {read_s:.0f} s)")
+                report += [f"    {row:30} {value:>12}" for row, value in korquad_rows(verdicts, times)]
             tenant.close()
-            report.append(f"(a) KorQuAD dev sample through the answer path ({build_dir / 'corpus_txt'}, "
-                          f"read in {read_s:.0f} s)")
-            report += [f"    {name:30} {value:>12}" for name, value in korquad_rows(verdicts, times)]
         if "corpus" in sets or "rewording" in sets:
             started = time.perf_counter()
             tenant = corpus_tenant(Path(tmp), cache)
