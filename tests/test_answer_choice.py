@@ -120,6 +120,15 @@ def test_a_quote_question_may_be_answered_by_the_question_words_themselves():
 
 
 # ---- question cues ---------------------------------------------------------------------------
+def test_a_document_number_or_address_in_the_question_is_looked_for():
+    terms = {t.text for t in analyze("재삼46014-2330 질의회신은 며칠 자로 회신되었나요?").terms}
+    assert "46014-2330" in terms      # Kiwi reads it as a serial number (W_SERIAL), not a noun
+    assert "help@example.go.kr" in {t.text for t in analyze("help@example.go.kr 주소로 보내면 되나요?").terms}
+    hits = [_hit("질의회신 재삼46015-1000 (1995.01.02)", "가.hwp"), _hit("질의회신 재삼46014-2330 (1994.08.29)", "나.hwp")]
+    [best, *_] = choose_lines(analyze("재삼46014-2330 질의회신은 며칠 자로 회신되었나요?"), hits)
+    assert best.hit["filename"] == "나.hwp"
+
+
 def test_question_terms_mark_document_words_cue_words_and_glued_determiners():
     terms = {t.text: t for t in analyze("각주·미주 예제 문서에서 두 번째 미주에는 뭐라고 적혀 있나요?").terms}
     assert {"각주", "미주", "예제", "문서", "두번째"} <= set(terms)      # 각주: 각 (MM) + 주 read as one noun

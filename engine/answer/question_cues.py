@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from engine.korean import ITEM_MARK, QUESTION_NOUNS, QUESTION_WORDS
 from engine.search.analyzer import kiwi
 
-# Kiwi tags of the morphemes a term is made of (nouns, numbers, foreign words, roots).
-NOUN_TAGS = ("NNG", "NNP", "NNB", "NR", "SL", "SN", "SH", "XR")
+# Kiwi tags of the morphemes a term is made of (nouns, numbers, foreign words, roots, and what Kiwi
+# reads as one word: a serial number "46014-2330", an e-mail address, a web address: W_SERIAL, W_EMAIL …).
+NOUN_TAGS = ("NNG", "NNP", "NNB", "NR", "SL", "SN", "SH", "XR", "W_")
 # Joiners kept inside a term: "K-water", "4~6월" ("·" and "," separate terms).
 JOIN_TAGS = ("SO",)
 # A symbol standing alone as a word is a term too ("& 기호").
