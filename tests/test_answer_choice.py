@@ -120,6 +120,17 @@ def test_a_quote_question_may_be_answered_by_the_question_words_themselves():
 
 
 # ---- question cues ---------------------------------------------------------------------------
+def test_a_verb_of_the_question_counts_where_a_line_holds_it_and_costs_nothing_where_none_does():
+    hits = [_hit("통일 뒤에 드러난 문제점은 여럿이었다.\n통일 뒤에 떠안은 문제점은 동독지역 환경오염이었다.", "가.txt")]
+    [best, *_] = choose_lines(analyze("통일하면서 떠안게 된 문제점은?"), hits)
+    assert best.text.startswith("통일 뒤에 떠안은")
+    # a verb no line holds leaves the scores as they were without it
+    plain = {l.text: l.score for l in scoring.rank_lines(analyze("통일하면서 생긴 문제점은?"), hits)}
+    absent = {l.text: l.score for l in scoring.rank_lines(analyze("통일하면서 물려받게 된 문제점은?"), hits)}
+    assert absent == pytest.approx(plain)
+    assert not any(t.verb for t in analyze("제안에 대한 문의는 어디로 하나요?").terms)   # 대하다 joins nouns
+
+
 def test_a_document_number_or_address_in_the_question_is_looked_for():
     terms = {t.text for t in analyze("재삼46014-2330 질의회신은 며칠 자로 회신되었나요?").terms}
     assert "46014-2330" in terms      # Kiwi reads it as a serial number (W_SERIAL), not a noun

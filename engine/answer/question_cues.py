@@ -12,8 +12,9 @@ full); ``field_weight`` what a form field ("행사일시: 2023. 10. 21.") is wor
 when its label names the question's words or the kind of answer and its
 value holds that kind. A few common question
 words get the words documents use instead (``PARAPHRASES``: 질문 → 질의,
-열리다 → 개최); the noun after 어느/어떤 that only names the kind of answer
-("어느 부서") is not looked for; words for the document itself ("파일",
+열리다 → 개최); other verbs and adjectives are looked for by their stem,
+which a line gains by and never loses for (``Term.verb``); the noun after
+어느/어떤 that only names the kind of answer ("어느 부서") is not looked for; words for the document itself ("파일",
 "본문": ``GENERIC_WORDS``) are marked to weigh little; and a term that is
 itself a question word of a cue ("원인", "날짜") is marked with it (``asks``).
 """
@@ -34,6 +35,12 @@ JOIN_TAGS = ("SO",)
 SYMBOL_TAGS = ("SW", "SO")
 # Question words and the generic nouns of questions: never terms.
 NOT_TERMS = QUESTION_WORDS | QUESTION_NOUNS
+# Verbs and adjectives: their stem is a term ("찔러 보았나" → 찌르) that adds to a line holding it and
+# costs nothing when missing (documents say it in other words). One-syllable stems (받, 쓰, 내) stand
+# inside too many other words, and the verbs that join nouns like particles ("~에 대한", "~를 위한",
+# "~에 따른") say nothing about the answer.
+VERB_TAGS = ("VV", "VA")
+LINKING_VERBS = frozenset("대하 관하 위하 통하 따르 의하 인하".split())
 # Words of questions and the words documents use for them (a term found as either counts).
 PARAPHRASES: dict[str, tuple[str, ...]] = {
     "질문": ("질의", "문의"), "문의": ("질의",), "예산": ("사업비", "사업금액", "소요예산"),
@@ -138,6 +145,7 @@ class Term:
     alternatives: tuple[str, ...] = ()     # the words documents use instead (PARAPHRASES)
     generic: bool = False                  # a word for the document itself (GENERIC_WORDS)
     asks: str | None = None                # the cue this word itself asks for ("원인" → why, "날짜" → when)
+    verb: bool = False                     # a verb's stem: found, it adds; missing, it costs nothing
 
 
 @dataclass
@@ -158,10 +166,14 @@ def analyze(question: str) -> Question:
                  and b.tag.startswith(("NN", "SW", "SL"))), None)
     terms = question_terms(question, tokens)
     known = {t.text for t in terms}
-    for tok in tokens:     # a question verb with a document noun for it ("열리나요" → 개최)
-        if tok.tag.startswith(("VV", "VA")) and tok.form in PARAPHRASES and tok.form not in known:
-            known.add(tok.form)
+    for tok in tokens:     # a question verb: a document noun for it ("열리나요" → 개최), else its stem
+        if not tok.tag.startswith(VERB_TAGS) or tok.form in known:
+            continue
+        known.add(tok.form)
+        if tok.form in PARAPHRASES:
             terms.append(Term(PARAPHRASES[tok.form][0], alternatives=PARAPHRASES[tok.form][1:]))
+        elif len(tok.form) >= 2 and tok.form not in LINKING_VERBS:
+            terms.append(Term(tok.form, verb=True))
     terms += [Term(m.group().replace(" ", "")) for m in _ORDINAL.finditer(question)]
     for quoted in _QUOTED.findall(question):
         if quoted.lower() not in known:

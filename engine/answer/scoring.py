@@ -3,8 +3,9 @@
 The line itself counts fully; its file name, title, heading path, table caption and header, the
 lines just before it, the rest of its chunk and the way its document names itself (file name,
 title, opening lines) count in part. A term's weight is higher the fewer candidate lines hold it;
-words for the document itself ("파일", "본문") weigh little, and a question word that names the kind
-of answer ("원인", "날짜") counts as found when the line holds that kind. The line earns a bonus when
+words for the document itself ("파일", "본문") weigh little, a verb's stem only adds (it is not missed
+when absent), and a question word that names the kind of answer ("원인", "날짜") counts as found
+when the line holds that kind. The line earns a bonus when
 it holds the kind of answer the question asks for (engine/answer/question_cues.py: a date for 언제,
 an amount for 얼마 …), more as a form field whose label names it ("제출장소: 강북구청 …"), and loses
 for missing a number the question names, for only echoing the question (a heading, an empty form
@@ -134,7 +135,7 @@ def _score(question: Question, weights: dict[str, float], line: Line, hits: int,
            in_head: dict[tuple[str, str], float], of_chunk: Callable[[Term, str], float] = _credit) -> float:
     """The line's score for the question (module doc); ``of_chunk`` gives the credit of a term in the
     texts the line shares with its chunk (its context, title and header, the chunk's text)."""
-    total = sum(weights.values())
+    total = sum(weights[term.text] for term in question.terms if not term.verb)   # a verb only adds
     coverage = 0.0
     cues = line_cues(question, line.text, line.header)
     strong = full_cues(cues)
