@@ -120,6 +120,21 @@ def test_a_quote_question_may_be_answered_by_the_question_words_themselves():
 
 
 # ---- question cues ---------------------------------------------------------------------------
+def test_a_date_holding_the_year_the_question_names_is_still_a_date():
+    question = analyze("2024년 1분기 보도자료는 언제 보도할 수 있나요?")
+    assert "when" in full_cues(line_cues(question, "보도시점: 2024. 6. 21.(금) 11:00"))
+    assert "when" not in line_cues(question, "2024년 1분기 보도자료")     # only the question's own words
+
+
+def test_a_form_row_of_several_fields_is_worth_what_its_field_naming_the_question_is():
+    question = analyze("보도자료는 언제 보도할 수 있나요?")
+    one = field_weight(question, "보도시점: 2024. 6. 21.(금) 11:00")
+    assert one > 0
+    assert field_weight(question, "보도시점 | 2024. 6. 21.(금) 11:00 | 배포 | 2024. 6. 20.(목)") == one
+    assert field_weight(question, "배포 | 2024. 6. 20.(목) | 보도시점 | 2024. 6. 21.(금) 11:00") == one
+    assert field_weight(question, "보도 | 2024. 6. 21. | 8.9 | 0.6") == 0.0      # a data row, not fields
+
+
 def test_a_verb_of_the_question_counts_where_a_line_holds_it_and_costs_nothing_where_none_does():
     hits = [_hit("통일 뒤에 드러난 문제점은 여럿이었다.\n통일 뒤에 떠안은 문제점은 동독지역 환경오염이었다.", "가.txt")]
     [best, *_] = choose_lines(analyze("통일하면서 떠안게 된 문제점은?"), hits)

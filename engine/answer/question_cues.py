@@ -262,8 +262,21 @@ _LETTER = re.compile(r"[^\W\d_]")
 
 def field_weight(question: Question, line: str) -> float:
     """What ``line`` is worth as a form field answering ``question``: its label names the question's
-    words or the kind of answer asked, and its value holds an answer of that kind."""
-    label, value = _field(line)
+    words or the kind of answer asked, and its value holds an answer of that kind. A form row of
+    several fields ("보도시점 | 2024. 6. 21. | 배포 | 6. 20.") is worth what its best field is."""
+    return max(_one_field_weight(question, label, value) for label, value in _fields(line))
+
+
+def _fields(line: str) -> list[tuple[str, str]]:
+    """The (label, value) pairs of ``line`` (``_field``); a table row of label and value cells taken
+    in turn, every label holding letters, gives one pair each."""
+    cells = line.split(" | ")
+    if len(cells) >= 4 and len(cells) % 2 == 0 and all(_LETTER.search(c) for c in cells[::2]):
+        return [(re.sub(r"\s+", "", label).lower(), value) for label, value in zip(cells[::2], cells[1::2])]
+    return [_field(line)]
+
+
+def _one_field_weight(question: Question, label: str, value: str) -> float:
     if not label or len(label) > LABEL_CHARS or not _LETTER.search(label):
         return 0.0
     answered = [cue for cue in map(_CUE_BY_NAME.get, question.cues)
@@ -317,10 +330,14 @@ def line_cues(question: Question, line: str, header: str = "") -> dict[str, floa
 
 def _without_terms(question: Question, line: str) -> str:
     """``line`` without the question's own words; a number goes with the counter of a number the
-    question names ("1분기" when the question says "3분기": another quarter, not an amount)."""
+    question names ("1분기" when the question says "3분기": another quarter, not an amount), and the
+    number alone of "2024년" or "1분기" only where it stands alone ("2024. 6. 21." stays a date)."""
     rest = line.lower()
     for term in question.terms:
         for word in (term.text, *term.parts):
+            if word.isdigit() and word != term.text:   # a number alone: never a piece of another number or date
+                rest = re.sub(rf"(?<![0-9.,]){word}(?![0-9.,])", " ", rest)
+                continue
             counted = r"([0-9][0-9.,]*\s*)?" if term.number and not word[:1].isdigit() else ""
             rest = re.sub(counted + re.escape(word), " ", rest)
     return rest
