@@ -120,6 +120,12 @@ def test_a_quote_question_may_be_answered_by_the_question_words_themselves():
 
 
 # ---- question cues ---------------------------------------------------------------------------
+def test_the_organisation_asked_for_is_found_in_a_line_naming_one_without_the_word():
+    hits = [_hit("발주기관 담당자는 점검 결과를 보고받는다.\n장소는 발주처인 한국건설기술연구원과 협의하여 정한다.", "과업.hwp")]
+    [best, *_] = scoring.rank_lines(analyze("발주한 기관은 어디인가요?"), hits)
+    assert best.text.startswith("장소는 발주처인")
+
+
 def test_a_date_holding_the_year_the_question_names_is_still_a_date():
     question = analyze("2024년 1분기 보도자료는 언제 보도할 수 있나요?")
     assert "when" in full_cues(line_cues(question, "보도시점: 2024. 6. 21.(금) 11:00"))

@@ -55,7 +55,9 @@ GENERIC_WORDS = frozenset("문서 파일 자료 본문 문장 항목 부분".spl
 KIND_WORDS = {
     **dict.fromkeys(("원인", "이유", "까닭"), "why"), **dict.fromkeys(("날짜", "일자", "일시", "기한", "시기"), "when"),
     **dict.fromkeys(("금액", "액수", "비율", "총액"), "amount"), **dict.fromkeys(("조항", "법령", "근거"), "law"),
-    **dict.fromkeys(("장소", "위치"), "where"), **dict.fromkeys(("정의", "뜻", "의미"), "define"),
+    **dict.fromkeys(("장소", "위치"), "where"),
+    **dict.fromkeys(("정의", "뜻", "의미"), "define"),
+    **dict.fromkeys(("기관", "부서", "업체", "회사", "단체"), "who"),     # "발주한 기관은 어디인가요?"
 }
 # After 어느/어떤/무슨 these name the kind of answer asked for ("어느 부서"), not a word to look for.
 ANSWER_KINDS = frozenset("기관 부서 곳 업체 회사 단체 팀 과 장소 지역 나라 사람 분".split())
