@@ -2,12 +2,13 @@
 
 - ``reasons``: why a file could not be read and what to do (by reason code), warnings (by warning code)
 - ``names``: the product's name, file formats, how a text was read, who locked a file
-- ``library``: what a folder kept read says (notices by code, the folder commands' lines)
-- ``answer``, ``evidence``: answers, the LLM context, verification, the evidence page
-- ``gateway``: the LLM gateway's refusals and flags (by code), its status, and what it asks the model
+- ``library``: a folder's notices by code and the words about a folder several faces share
+- ``answer``, ``evidence``: what made an answer, the evidence page (and the words the window shares with it)
+- ``gateway``: the LLM gateway's refusals and flags (by code) and what it asks the model
 - ``api``: the local API's and MCP's refusals (by error code) and the server's own lines
 - ``fields``: what a request's fields mean (the API's field descriptions, the CLI's help for the same options)
-- ``cli``: the ``noda`` command's own lines and help; ``about``: the About box and the licence notice
+- ``cli``: the ``noda`` command's own lines (folders read, answers, verify, purge, gateway status) and help;
+  ``about``: the About box and the licence notice
 
 Codes are the contract (the window and scripts branch on them), so sentences a code names are looked up by
 it (``reason_text(code)``, ``gateway_text(code)``…). Every other sentence is a typed accessor: a constant, or

@@ -96,3 +96,98 @@ SERVE_PRINT_TOKEN = "이 사용자의 API 토큰을 보여 주고 끝냅니다"
 MCP = "에이전트(MCP 클라이언트)가 노다를 도구로 쓰도록 stdio MCP 서버로 돕니다"
 
 GATEWAY = "LLM 게이트웨이: 질문과 근거 글이 어디로 가는지 보여 줍니다 (status)"
+
+
+# a folder read up to date before a folder command (stderr), noda documents, noda search
+def progress(*, done: int, total: int, current: str) -> str:
+    return f"읽는 중 {done}/{total} {current}"
+
+
+def refreshed(*, parsed: int, from_cache: int, unchanged: int, removed: int) -> str:
+    return f"새로 읽음 {parsed}개, 캐시에서 {from_cache}개, 그대로 {unchanged}개, 빠짐 {removed}개"
+
+
+def documents(*, total: int, readable: int, unreadable: int, needs_review: int, chunks: int) -> str:
+    return (f"문서 {total}개: 읽음 {readable}개, 못 읽음 {unreadable}개, 확인 필요 {needs_review}개, "
+            f"조각 {chunks}개")
+
+
+def searched(*, chunks: int, hits: int) -> str:
+    return f"조각 {chunks}개에서 {hits}건을 찾았습니다"
+
+
+# noda answer, context, verify
+NO_QUESTION = "질문을 적거나 --questions 로 질문 파일을 주십시오"
+CONTEXT_TRUNCATED = "글자 예산에 다 들지 않아 뒤의 근거를 덜어 냈습니다"
+VERIFY_OK = "근거와 맞습니다 — 근거에 없는 숫자·인용·번호가 없습니다"
+VERIFY_BAD = "근거와 맞지 않는 곳이 있습니다:"
+
+
+def bad_question(*, line: int) -> str:
+    return f'질문 파일의 {line}번째 줄을 읽지 못했습니다 — 한 줄에 {{"question": "…"}} 하나씩 적어 주십시오'
+
+
+def bad_json(*, path: str) -> str:
+    return f"JSON 파일을 읽지 못했습니다: {path}"
+
+
+def question_head(*, question: str) -> str:
+    return f"질문: {question}"
+
+
+def from_document(*, document: str) -> str:
+    return f"문서 ‘{document}’에서 답했습니다"
+
+
+def not_answered(*, why: str) -> str:
+    return f"답하지 못했습니다 — {why}"
+
+
+def context_summary(*, sources: int, used: int, budget: int) -> str:
+    return f"근거 {sources}개 · {used}/{budget}자"
+
+
+def unknown_sources(*, sources: str) -> str:
+    return f"폴더에 없는 근거(문서·조각 id): {sources}"
+
+
+# noda cache purge
+def purged(*, path: str) -> str:
+    return f"캐시를 모두 지웠습니다: {path} —"
+
+
+def purged_folder(*, folder: str) -> str:
+    return f"폴더 {folder}에서 읽어 둔 글, 색인과 상태를 지웠습니다 —"
+
+
+def purged_file(*, folder: str, file: str) -> str:
+    return f"폴더 {folder}의 {file}: 읽어 둔 글과 색인 항목을 지웠습니다 (다음에 읽을 때 원본에서 다시 읽습니다)"
+
+
+def purged_count(*, files: int, size: str) -> str:
+    return f"지운 파일 {files}개 ({size})"
+
+
+def purged_links(*, links: int) -> str:
+    return f"캐시 밖을 가리키던 링크 {links}개는 따라가지 않고 링크만 지웠습니다"
+
+
+def purge_nothing(*, what: str) -> str:
+    return f"캐시에 {what}에서 읽어 둔 것이 없습니다"
+
+
+# noda gateway status
+KEY_PRESENT = "있음"
+KEY_ABSENT = "없음"
+
+
+def gateway_on(*, endpoint: str, model: str, key: str) -> str:
+    return f"LLM 게이트웨이: 켜짐 — {endpoint} · 모델 {model} · 사내망 · API 키 {key}"
+
+
+def gateway_off(*, why: str) -> str:
+    return f"LLM 게이트웨이: 꺼짐 — {why}"
+
+
+def gateway_proxy(*, proxy: str) -> str:
+    return f"프록시 {proxy}을(를) 거쳐 보냅니다"

@@ -1,4 +1,4 @@
-"""The LLM gateway: why it is off or failed, grounded-answer flags, `noda gateway status`, and what it asks the model."""
+"""The LLM gateway: why it is off or failed (by code), grounded-answer flags, and what it asks the model."""
 from __future__ import annotations
 
 GATEWAY_TEXTS: dict[str, str] = {
@@ -23,11 +23,6 @@ GATEWAY_TEXTS: dict[str, str] = {
     "UNKNOWN_REFS": "답이 없는 근거 번호를 가리킵니다: {refs}",
     "UNSUPPORTED_NUMBERS": "근거에 없는 숫자가 답에 있습니다: {numbers}",
     "UNFOUND_QUOTES": "근거 조각에 없는 인용이 답에 있습니다: {quotes}",
-    "status_on": "LLM 게이트웨이: 켜짐 — {endpoint} · 모델 {model} · 사내망 · API 키 {key}",
-    "status_off": "LLM 게이트웨이: 꺼짐 — {why}",
-    "status_proxy": "프록시 {proxy}을(를) 거쳐 보냅니다",
-    "key_present": "있음",
-    "key_absent": "없음",
 }
 
 

@@ -9,6 +9,8 @@ from engine import wording
 from noda_desktop.cli.folder import folder_call, folder_calls, refused
 from noda_desktop.cli.output import print_json, print_skipped
 
+say = wording.cli
+
 
 def cmd_view(args) -> int:
     """noda view DIR QUESTION [-o FILE] [--limit N] [--principal P]: the evidence page as one HTML file."""
@@ -33,15 +35,14 @@ def cmd_answer(args) -> int:
     and the exit status is 1 — there is no fallback to extraction.
     """
     if args.questions is None and args.question is None:
-        print(wording.answer_text("no_question"), file=sys.stderr)
+        print(say.NO_QUESTION, file=sys.stderr)
         return 2
     if args.questions is not None:
         try:
             with open(args.questions, encoding="utf-8-sig") as fh:
                 rows = [line for line in fh.read().splitlines() if line.strip()]
         except OSError as exc:
-            print(wording.answer_text("bad_json", path=getattr(exc, "filename", None) or args.questions),
-                  file=sys.stderr)
+            print(say.bad_json(path=getattr(exc, "filename", None) or args.questions), file=sys.stderr)
             return 2
     else:
         rows = None
@@ -71,7 +72,7 @@ def _question_body(args, line: str, n: int) -> dict:
     question = row.get("question") if isinstance(row, dict) else None
     if not isinstance(question, str) or not question.strip():
         return {"error": "BAD_QUESTION", "line": n, "question": None, "answered": False, "reason": "BAD_QUESTION",
-                "reason_text": wording.answer_text("bad_question", line=n)}
+                "reason_text": say.bad_question(line=n)}
     document = row.get("document", args.document)
     return {"question": question, "document": document if isinstance(document, str) else args.document}
 
@@ -83,7 +84,7 @@ def _print_answer(args, answer: tuple[int, dict], batch: bool) -> int:
     status, result = answer
     if status == 400 and result.get("error") == "LLM_OFF":
         print_json(result) if args.json and batch else print(
-            wording.answer_text("not_answered", why=result["error_text"]))
+            say.not_answered(why=result["error_text"]))
         return 1
     if status >= 400 and "error" in result:
         print_json(result) if args.json and batch else print(result["error_text"], file=sys.stderr)
@@ -93,11 +94,11 @@ def _print_answer(args, answer: tuple[int, dict], batch: bool) -> int:
         print_json(result, indent=None if batch else 1)
         return failed
     if batch:
-        print(wording.answer_text("question_head", question=result["question"]))
+        print(say.question_head(question=result["question"]))
     if result.get("document") and result["answered"]:
-        print(wording.answer_text("from_document", document=result["document"]))
+        print(say.from_document(document=result["document"]))
     if not result["answered"]:
-        print(wording.answer_text("not_answered", why=result["reason_text"]))
+        print(say.not_answered(why=result["reason_text"]))
     for line in result.get("lines") or []:
         print(line["text"] + "".join(f" [{n}]" for n in line["citations"]))
     if args.llm and result["answered"]:
@@ -126,10 +127,9 @@ def cmd_context(args) -> int:
     if result["context"]:
         print(result["context"])
         print()
-    print(wording.answer_text("context_summary", sources=len(result["sources"]), used=result["used"],
-                              budget=result["budget"]))
+    print(say.context_summary(sources=len(result["sources"]), used=result["used"], budget=result["budget"]))
     if result["truncated"]:
-        print(wording.answer_text("context_truncated"))
+        print(say.CONTEXT_TRUNCATED)
     print_skipped(result["skipped"])
     return 0
 
@@ -142,7 +142,7 @@ def cmd_verify(args) -> int:
         sources = _json_list(args.sources_file, "sources")
         citations = _json_list(args.citations_file, "citations") if args.citations_file else None
     except (OSError, ValueError) as exc:
-        print(wording.answer_text("bad_json", path=getattr(exc, "filename", None) or exc), file=sys.stderr)
+        print(say.bad_json(path=getattr(exc, "filename", None) or exc), file=sys.stderr)
         return 2
     answer = folder_call(args, "verify", {"answer": answer_text, "sources": sources, "citations": citations})
     if answer is None or refused(answer):
@@ -152,9 +152,9 @@ def cmd_verify(args) -> int:
         print_json(result, indent=1)
         return 0 if result["grounded"] else 1
     if result["grounded"]:
-        print(wording.answer_text("verify_ok"))
+        print(say.VERIFY_OK)
         return 0
-    print(wording.answer_text("verify_bad"))
+    print(say.VERIFY_BAD)
     for sentence in result["sentences"]:
         if sentence["unsupported"]:
             print("  " + wording.gateway_text("UNSUPPORTED_NUMBERS", numbers=", ".join(sentence["unsupported"]))
@@ -163,7 +163,7 @@ def cmd_verify(args) -> int:
         print("  " + wording.gateway_text("UNKNOWN_REFS", refs=", ".join(f"[{n}]" for n in result["unknown_refs"])))
     if result["unknown_sources"]:
         keys = ", ".join(f"{s['doc_id']} {s['chunk_id']}" for s in result["unknown_sources"])
-        print("  " + wording.answer_text("unknown_sources", sources=keys))
+        print("  " + say.unknown_sources(sources=keys))
     missing = [c["quote"] for c in result["citations"] if not c["found"]]
     if missing:
         print("  " + wording.gateway_text("UNFOUND_QUOTES", quotes=", ".join(f"「{q}」" for q in missing)))

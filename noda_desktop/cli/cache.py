@@ -6,6 +6,8 @@ import sys
 from engine import wording
 from engine.names import shown_name
 
+say = wording.cli
+
 
 def cmd_cache(args) -> int:
     """noda cache purge [--folder F] [--file NAME]: delete what the cache holds (all of it, one folder's,
@@ -15,7 +17,7 @@ def cmd_cache(args) -> int:
 
     root = cache_dir()
     if not args.folder and not args.file:
-        _say_removed(wording.tenant_text("purged", path=root), purge(root))
+        _say_removed(say.purged(path=root), purge(root))
         return 0
     folders = [args.folder] if args.folder else known_folders(root)
     found = False
@@ -25,17 +27,17 @@ def cmd_cache(args) -> int:
             if args.file:
                 keys, removed = tenant.forget(args.file)
                 for key in keys:
-                    print(wording.tenant_text("purged_file", folder=shown_name(str(tenant.folder)), file=shown_name(key)))
+                    print(say.purged_file(folder=shown_name(str(tenant.folder)), file=shown_name(key)))
             else:
                 keys, removed = [tenant.folder], tenant.purge()
-                print(wording.tenant_text("purged_folder", folder=shown_name(str(tenant.folder))))
+                print(say.purged_folder(folder=shown_name(str(tenant.folder))))
         finally:
             tenant.close()
         if keys:
             found = True
             _say_removed("", removed)
     if not found:
-        print(wording.tenant_text("purge_nothing", what=shown_name(args.file or args.folder)), file=sys.stderr)
+        print(say.purge_nothing(what=shown_name(args.file or args.folder)), file=sys.stderr)
         return 1
     return 0
 
@@ -43,7 +45,7 @@ def cmd_cache(args) -> int:
 def _say_removed(head: str, removed) -> None:
     """What a purge deleted: files and bytes, and links removed without following them."""
     size = f"{removed.bytes / 1e6:.1f} MB" if removed.bytes >= 1e6 else f"{removed.bytes / 1e3:.0f} KB"
-    line = wording.tenant_text("purged_count", files=removed.files, size=size)
+    line = say.purged_count(files=removed.files, size=size)
     print(f"{head} {line}".strip())
     if removed.links:
-        print("  " + wording.tenant_text("purged_links", links=removed.links))
+        print("  " + say.purged_links(links=removed.links))

@@ -10,6 +10,8 @@ from engine import wording
 from engine.names import shown_name
 from noda_desktop.cli.output import print_json, print_skipped
 
+say = wording.cli
+
 
 def _open_tenant(folder):
     """The folder as a refreshed Tenant, with progress on a terminal's stderr."""
@@ -20,14 +22,14 @@ def _open_tenant(folder):
 
     def progress(p) -> None:
         if p.phase == "parse" and sys.stderr.isatty():
-            line = wording.tenant_text("progress", done=p.done, total=p.total, current=p.current)
+            line = say.progress(done=p.done, total=p.total, current=p.current)
             print(f"\r{line[:100]:<100}", end="", file=sys.stderr, flush=True)
 
     report = tenant.refresh(progress=progress)
     if sys.stderr.isatty():
         print(file=sys.stderr)
-    print(wording.tenant_text("refreshed", parsed=report["parsed"], from_cache=report["from_cache"],
-                              unchanged=report["unchanged"], removed=len(report["removed"])),
+    print(say.refreshed(parsed=report["parsed"], from_cache=report["from_cache"], unchanged=report["unchanged"],
+                        removed=len(report["removed"])),
           file=sys.stderr)
     for notice in tenant.take_notices():   # said here once, not again in the command's warnings
         print(notice["text"], file=sys.stderr)
@@ -92,9 +94,8 @@ def cmd_documents(args) -> int:
             review = f"  ({wording.tenant_text('review')})" if d["review"] else ""
             print(f"  {shown_name(d['filename'])}{review}")
     total = listing["readable"] + listing["unreadable"]
-    print(wording.tenant_text("documents", total=total, readable=listing["readable"],
-                              unreadable=listing["unreadable"],
-                              needs_review=listing["needs_review"], chunks=listing["chunks"]))
+    print(say.documents(total=total, readable=listing["readable"], unreadable=listing["unreadable"],
+                        needs_review=listing["needs_review"], chunks=listing["chunks"]))
     return 0
 
 
@@ -109,7 +110,7 @@ def cmd_search(args) -> int:
         return 0
     for w in result["warnings"]:
         print(w["text"])
-    print(wording.tenant_text("searched", chunks=result["chunks_searched"], hits=len(result["hits"])))
+    print(say.searched(chunks=result["chunks_searched"], hits=len(result["hits"])))
     for n, hit in enumerate(result["hits"], 1):
         pages = sorted({a["page"] for a in hit["anchors"] if a.get("page")})
         where = f" · {wording.tenant_text('hit_page', page=pages[0])}" if pages else ""

@@ -4,6 +4,8 @@ from __future__ import annotations
 from engine import wording
 from noda_desktop.cli.output import print_json
 
+say = wording.cli
+
 
 def cmd_serve(args) -> int:
     """noda serve [FOLDER…] [--port N] [--host H --key K] [--print-token]: the local HTTP API (noda_desktop/serve.py)."""
@@ -26,10 +28,10 @@ def cmd_gateway(args) -> int:
     if args.json:
         print_json(info, indent=1)
     elif info["enabled"]:
-        key = wording.gateway_text("key_present" if info["key"] else "key_absent")
-        print(wording.gateway_text("status_on", endpoint=info["endpoint"], model=info["model"], key=key))
+        key = say.KEY_PRESENT if info["key"] else say.KEY_ABSENT
+        print(say.gateway_on(endpoint=info["endpoint"], model=info["model"], key=key))
         if info["proxy"]:
-            print(wording.gateway_text("status_proxy", proxy=info["proxy"]))
+            print(say.gateway_proxy(proxy=info["proxy"]))
     else:
-        print(wording.gateway_text("status_off", why=info["reason_text"]))
+        print(say.gateway_off(why=info["reason_text"]))
     return 0

@@ -224,9 +224,9 @@ def test_the_count_to_look_at_agrees_with_the_cli(qtbot, window, office, capsys)
     assert cli.main(["documents", str(office)]) == 0
     printed = capsys.readouterr().out
     documents = state.documents
-    assert wording.tenant_text("documents", total=len(documents["documents"]), readable=documents["readable"],
-                               unreadable=documents["unreadable"], needs_review=documents["needs_review"],
-                               chunks=documents["chunks"]) in printed
+    assert wording.cli.documents(total=len(documents["documents"]), readable=documents["readable"],
+                                 unreadable=documents["unreadable"], needs_review=documents["needs_review"],
+                                 chunks=documents["chunks"]) in printed
     line = window.tenants.list.item(0).text()
     assert f"확인 필요 {documents['needs_review']}" in line and f"못 읽음 {documents['unreadable']}" in line
     window.documents.set_status_filter("review")
