@@ -30,7 +30,7 @@ CATALOGUES = {"ui/texts.py"}
 # instructions to agents), and the word the analyzer is warmed up with.
 API_DOC_KEYWORDS = {"noda_desktop/http_api.py": {"summary", "description", "responses"},
                     "engine/api/routes.py": {"summary", "tool"}}
-API_DOC_NAMES = {"noda_desktop/mcp_server.py": {"TOOLS", "INSTRUCTIONS"}}
+API_DOC_NAMES = {"noda_desktop/mcp_server.py": {"INSTRUCTIONS"}}
 RULE_DATA_CALLS = {"korean_terms"}
 
 # keyed accessors: name -> the table their first argument is a key of
