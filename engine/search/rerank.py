@@ -12,7 +12,7 @@ import math
 import re
 from collections import Counter
 
-from engine.korean import QUESTION_WORDS, compact
+from engine.korean import QUESTION_NOUNS, QUESTION_WORDS, compact
 from engine.search.analyzer import content_words
 from engine.search.query import TOPIC_WEIGHT
 
@@ -20,7 +20,7 @@ RERANK_DEPTH = 20
 PASSAGE_WEIGHT = 1.5
 PASSAGE_SPAN = 60        # characters, spaces not counted: about one sentence
 # Words of questions that are not looked for in a passage ("이름은 무엇인가").
-NOT_LOOKED_FOR = QUESTION_WORDS | frozenset("이름 것 수 등 때 중".split())
+NOT_LOOKED_FOR = QUESTION_WORDS | QUESTION_NOUNS | {"이름"}
 
 
 def rerank(searcher, text: str, hits: list[dict]) -> list[dict]:
