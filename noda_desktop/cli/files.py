@@ -6,6 +6,7 @@ import sys
 from typing import Optional
 
 from engine import wording
+from engine.korean import one_line
 from engine.read.parse import iter_files
 from noda_desktop.cli.output import print_json
 
@@ -118,5 +119,5 @@ def cmd_chunk(args) -> int:
             where = wording.tenant_text("hit_page", page=pages[0]) if pages else ""
             place = " > ".join(c.outline)
             print(f"  {c.id} {c.kind} {where} {place}".rstrip())
-            print(f"      {' '.join(c.text.split())[:100]}")
+            print(f"      {one_line(c.text)[:100]}")
     return 0

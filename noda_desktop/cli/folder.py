@@ -7,6 +7,7 @@ import sys
 from typing import Optional
 
 from engine import wording
+from engine.korean import one_line
 from engine.names import shown_name
 from noda_desktop.cli.output import print_json, print_skipped
 
@@ -115,6 +116,6 @@ def cmd_search(args) -> int:
         pages = sorted({a["page"] for a in hit["anchors"] if a.get("page")})
         where = f" · {wording.tenant_text('hit_page', page=pages[0])}" if pages else ""
         print(f"{n}. {shown_name(hit['filename'])}{where}")
-        print(f"    {' '.join(hit['text'].split())[:120]}")
+        print(f"    {one_line(hit['text'])[:120]}")
     print_skipped(result["skipped"])
     return 0
