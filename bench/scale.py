@@ -24,7 +24,7 @@ sampled from /proc for the RSS of it and of its parse workers:
 - edit: add one file, refresh; change one file, refresh (with Kiwi loaded in the engine, as the
   window keeps it once quiet);
 - soak: ``--minutes`` of random add/change/delete plus queries in one engine
-  process: RSS growth per hour and every error;
+  process: RSS growth per hour over the whole soak and over its second half, and every error;
 - kill: a second cold refresh on a fresh cache, killed with SIGKILL (engine and
   workers) at half its files, then resumed: how many parse-cache entries the
   resume wrote again (must be 0) and whether the listing and index are whole.
@@ -446,14 +446,15 @@ def _rss_mb() -> float:
 
 
 def soak(tenant, place: Path, minutes: float) -> dict:
-    """Random add/change/delete plus queries for ``minutes``; RSS after warm-up and at the end."""
+    """Random add/change/delete plus queries for ``minutes``; RSS after every round past warm-up."""
     answer = engine_part("answer")
     rng, docs, questions = random.Random(23), corpus_documents(), _questions()
     readable = [(s, f) for s, f in docs if f in ("docx", "hwpx", "pdf", "xlsx", "hwp5")]
     place.mkdir(exist_ok=True)
     errors, rounds, refresh_times, serial = [], 0, [], 0
     ends = time.monotonic() + minutes * 60
-    start_rss = start_t = None
+    start_rss = None
+    samples: list[tuple[float, float]] = []   # (time, RSS) after each round past warm-up
     while time.monotonic() < ends:
         mine = sorted(place.iterdir())
         op = rng.choice(["add", "add", "change", "delete"] if mine else ["add"])
@@ -484,16 +485,30 @@ def soak(tenant, place: Path, minutes: float) -> dict:
             errors.append(f"{op}: {type(exc).__name__}: {exc}"[:300])
         rounds += 1
         if start_rss is None and rounds == 5:   # after warm-up (Kiwi, searcher, caches)
-            start_rss, start_t = _rss_mb(), time.monotonic()
+            start_rss = _rss_mb()
+        if start_rss is not None:
+            samples.append((time.monotonic(), _rss_mb()))
     end_rss = _rss_mb()
     shutil.rmtree(place, ignore_errors=True)
     tenant.refresh()
-    hours = (time.monotonic() - start_t) / 3600 if start_t else 0
-    growth = (end_rss - start_rss) / start_rss / hours if start_rss and hours > 0 else None
+    first, last = (samples[0], samples[-1]) if samples else (None, None)
+    half = next((x for x in samples if x[0] >= (first[0] + last[0]) / 2), None) if samples else None
     return {"soak_minutes": minutes, "soak_rounds": rounds, "soak_errors": len(errors),
             "soak_error_samples": errors[:5], "soak_rss_start_mb": round(start_rss or 0),
-            "soak_rss_end_mb": round(end_rss), "soak_rss_growth_per_h": round(growth, 3) if growth is not None else None,
+            "soak_rss_half_mb": round(half[1]) if half else 0, "soak_rss_end_mb": round(end_rss),
+            "soak_rss_growth_per_h": _growth_per_h(first, last),
+            "soak_rss_growth_per_h_second_half": _growth_per_h(half, last),
             "soak_refresh_p50_s": round(_pct(refresh_times, .5), 3)}
+
+
+def _growth_per_h(first: tuple[float, float] | None, last: tuple[float, float] | None) -> float | None:
+    """RSS growth between two (time, RSS) samples as a fraction of the first per hour. The soak reports it over
+    its whole length and over its second half, which shows whether the climb flattens: in 5-7 minute soaks part
+    of it is pools filling once (Python's arenas went 65 -> 88 MiB, then stayed), so a short soak's whole-length
+    figure overstates an hour."""
+    if first is None or last is None or last[0] <= first[0] or first[1] <= 0:
+        return None
+    return round((last[1] - first[1]) / first[1] / ((last[0] - first[0]) / 3600), 3)
 
 
 # ---- the run ------------------------------------------------------------------
