@@ -6,7 +6,7 @@ import os
 import sys
 
 from engine import wording
-from noda_desktop.cli.folder import folder_call, folder_calls, refused
+from noda_desktop.cli.folder import folder_calls, folder_result
 from noda_desktop.cli.output import print_json, print_skipped
 
 say = wording.cli
@@ -14,11 +14,11 @@ say = wording.cli
 
 def cmd_view(args) -> int:
     """noda view DIR QUESTION [-o FILE] [--limit N] [--principal P]: the evidence page as one HTML file."""
-    answer = folder_call(args, "view", {"question": args.question, "limit": args.limit})
-    if answer is None or refused(answer):
+    view = folder_result(args, "view", {"question": args.question, "limit": args.limit})
+    if view is None:
         return 2
     with open(args.output, "w", encoding="utf-8") as fh:
-        fh.write(answer[1]["html"])
+        fh.write(view["html"])
     print(wording.evidence_text("saved", path=os.path.abspath(args.output)))
     return 0
 
@@ -117,10 +117,9 @@ def _print_answer(args, answer: tuple[int, dict], batch: bool) -> int:
 
 def cmd_context(args) -> int:
     """noda context DIR QUERY [--budget N] [--limit N] [--principal P] [--json]: evidence for an LLM."""
-    answer = folder_call(args, "context", {"query": args.query, "budget": args.budget, "limit": args.limit})
-    if answer is None or refused(answer):
+    result = folder_result(args, "context", {"query": args.query, "budget": args.budget, "limit": args.limit})
+    if result is None:
         return 2
-    result = answer[1]
     if args.json:
         print_json(result, indent=1)
         return 0
@@ -144,10 +143,9 @@ def cmd_verify(args) -> int:
     except (OSError, ValueError) as exc:
         print(say.bad_json(path=getattr(exc, "filename", None) or exc), file=sys.stderr)
         return 2
-    answer = folder_call(args, "verify", {"answer": answer_text, "sources": sources, "citations": citations})
-    if answer is None or refused(answer):
+    result = folder_result(args, "verify", {"answer": answer_text, "sources": sources, "citations": citations})
+    if result is None:
         return 2
-    result = answer[1]
     if args.json:
         print_json(result, indent=1)
         return 0 if result["grounded"] else 1

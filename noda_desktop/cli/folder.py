@@ -37,15 +37,20 @@ def _open_tenant(folder):
     return tenant
 
 
-def folder_call(args, action: str, body: dict) -> Optional[tuple[int, dict]]:
-    """One API call (engine/api) over the command's folder, read up to date first; None when there is no folder."""
+def folder_result(args, action: str, body: dict) -> Optional[dict]:
+    """One API call (engine/api) over the command's folder, read up to date first: its result, or None when
+    there is no folder or the call was refused (said on stderr)."""
     answers = folder_calls(args, action, [body])
     if answers is None:
         return None
     try:
-        return next(answers)
+        status, payload = next(answers)
     finally:
         answers.close()
+    if status >= 400 and "error" in payload:
+        print(payload["error_text"], file=sys.stderr)
+        return None
+    return payload
 
 
 def folder_calls(args, action: str, bodies: list[dict]):
@@ -68,21 +73,11 @@ def folder_calls(args, action: str, bodies: list[dict]):
     return run()
 
 
-def refused(answer) -> bool:
-    """Print why an API call was refused (stderr); True when it was."""
-    status, payload = answer
-    if status >= 400 and "error" in payload:
-        print(payload["error_text"], file=sys.stderr)
-        return True
-    return False
-
-
 def cmd_documents(args) -> int:
     """noda documents DIR [--json] [--principal P]"""
-    answer = folder_call(args, "documents", {})
-    if answer is None or refused(answer):
+    listing = folder_result(args, "documents", {})
+    if listing is None:
         return 2
-    listing = answer[1]
     if args.json:
         print_json(listing, indent=1)
         return 0
@@ -102,10 +97,9 @@ def cmd_documents(args) -> int:
 
 def cmd_search(args) -> int:
     """noda search DIR QUERY [--limit N] [--json] [--principal P]"""
-    answer = folder_call(args, "search", {"query": args.query, "limit": args.limit})
-    if answer is None or refused(answer):
+    result = folder_result(args, "search", {"query": args.query, "limit": args.limit})
+    if result is None:
         return 2
-    result = answer[1]
     if args.json:
         print_json(result, indent=1)
         return 0
