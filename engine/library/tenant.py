@@ -284,13 +284,12 @@ class Tenant:
             for s in self._files[key]["docs"] if key in self._files else []:
                 if s["filename"] == filename:
                     return key, self._files[key], s
-        for same in (_as_written, name_key):
-            wanted = same(filename)
-            for key, entry in self._files.items():
-                if wanted == same(key) or wanted.startswith(same(key) + "/"):
-                    for s in entry["docs"]:
-                        if same(s["filename"]) == wanted:
-                            return key, entry, s
+        wanted = name_key(filename)
+        for key, entry in self._files.items():
+            if wanted == name_key(key) or wanted.startswith(name_key(key) + "/"):
+                for s in entry["docs"]:
+                    if name_key(s["filename"]) == wanted:
+                        return key, entry, s
         return None
 
     def _parsed(self, filename: str) -> Optional[tuple[Document, list[Chunk]]]:
@@ -402,10 +401,6 @@ def _keys_of(filename: str) -> list[str]:
     before a "/" ("a.zip" for "a.zip/붙임.hwp")."""
     parts = filename.split("/")
     return ["/".join(parts[:n]) for n in range(1, len(parts) + 1)]
-
-
-def _as_written(name: str) -> str:
-    return name
 
 
 def _rebuild(s: dict) -> Document:
