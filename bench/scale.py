@@ -16,7 +16,8 @@ The engine runs in child processes (as the window's engine process does), each
 sampled from /proc for the RSS of it and of its parse workers:
 
 - cold: a first refresh with an empty cache (docs/s, when the last file without
-  pictures was read, peak RSS of the engine, of the largest worker and of all of
+  pictures was read, peak RSS of the engine (also split into its own memory and the
+  mapped files of its index), of the largest worker and of all of
   them together, index and cache size);
 - warm: a new process opens the tenant and lists it (restart to listing), then
   refreshes (only stats), then search and answer p50/p95 over 50 (``--questions``)
@@ -223,6 +224,7 @@ class Watch(threading.Thread):
         super().__init__(daemon=True)
         self.pid, self.every_s = pid, every_s
         self.engine_mb = self.worker_mb = self.total_mb = 0.0
+        self.engine_anon_mb = self.engine_file_mb = 0.0   # the engine's own memory and its mapped files (index)
         self.workers_seen: set[int] = set()
         self.cpu: dict[int, float] = {}      # pid -> CPU seconds at its last sample
         self.stop = threading.Event()
@@ -242,6 +244,8 @@ class Watch(threading.Thread):
                 total += rss
                 if pid == self.pid:
                     self.engine_mb = max(self.engine_mb, peak / 1024)
+                    self.engine_anon_mb = max(self.engine_anon_mb, _proc_kb(pid, "RssAnon:") / 1024)
+                    self.engine_file_mb = max(self.engine_file_mb, _proc_kb(pid, "RssFile:") / 1024)
                 elif rss:
                     self.workers_seen.add(pid)
                     self.worker_mb = max(self.worker_mb, peak / 1024)
@@ -249,7 +253,10 @@ class Watch(threading.Thread):
             self.stop.wait(self.every_s)
 
     def figures(self, prefix: str) -> dict:
-        return {f"{prefix}_engine_peak_mb": round(self.engine_mb), f"{prefix}_worker_peak_mb": round(self.worker_mb),
+        return {f"{prefix}_engine_peak_mb": round(self.engine_mb),
+                f"{prefix}_engine_anon_peak_mb": round(self.engine_anon_mb),
+                f"{prefix}_engine_file_peak_mb": round(self.engine_file_mb),
+                f"{prefix}_worker_peak_mb": round(self.worker_mb),
                 f"{prefix}_all_peak_mb": round(self.total_mb), f"{prefix}_processes": 1 + len(self.workers_seen),
                 f"{prefix}_engine_cpu_s": round(self.cpu.get(self.pid, 0.0), 1),
                 f"{prefix}_worker_cpu_s": round(sum(v for k, v in self.cpu.items() if k != self.pid), 1)}
