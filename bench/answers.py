@@ -14,7 +14,7 @@
     same tenant: what a change to the picker may be tuned on.
 (b) **The shared corpus questions** (../shared/corpus/questions.jsonl) over one
     tenant of every corpus document, split by document into a tuning half
-    (``TUNING_FILES``, what bench/fit_ranker.py may learn from) and a reported
+    (``TUNING_FILES``, what bench/fit_picker.py and bench/fit_threshold.py may learn from) and a reported
     half (the rest). A question is right when one answer line holds its
     ``answer_snippet`` (whitespace runs collapsed); a no-answer question
     (``kind: none``) must be refused. No-answer questions alternate between the

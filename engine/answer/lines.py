@@ -7,7 +7,7 @@ name, title, headings and table header, the lines just before it, the rest of it
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.korean import ENDS_SENTENCE, LINE_BREAK, LIST_MARKER, flat, one_line
 
@@ -31,6 +31,7 @@ class Line:
     near: str           # the normalised lines just before it in the chunk
     chunk: str          # the normalised text of the whole chunk
     score: float = 0.0
+    features: dict = field(default_factory=dict)   # what the score is made of (scoring._score)
 
     @property
     def text(self) -> str:

@@ -62,8 +62,10 @@ def rank_lines(question: Question, hits: list[dict], ranked: Optional[int] = Non
     in_head = {(name, term.text): DOC_CREDIT * _credit(term, flat(text))
                for name, text in (heads or {}).items() for term in question.terms}
     of_chunk = _remembered(_credit)   # the lines of a chunk share its text, context and title
+    best = max((hit.get("score") or 0.0 for hit in hits[:ranked]), default=0.0) or 1.0
     for line in lines:
         line.score = _score(question, weights, line, ranked, in_head, of_chunk)
+        line.features["search"] = (line.hit.get("score") or 0.0) / best   # 0 for a chunk not searched
     return sorted(lines, key=lambda l: -l.score)
 
 
@@ -134,35 +136,50 @@ def _number_near(term: Term, text: str) -> bool:
 def _score(question: Question, weights: dict[str, float], line: Line, hits: int,
            in_head: dict[tuple[str, str], float], of_chunk: Callable[[Term, str], float] = _credit) -> float:
     """The line's score for the question (module doc); ``of_chunk`` gives the credit of a term in the
-    texts the line shares with its chunk (its context, title and header, the chunk's text)."""
+    texts the line shares with its chunk (its context, title and header, the chunk's text). What the
+    score is made of is kept in ``line.features`` (bench/fit_picker.py learns weights for them)."""
     total = sum(weights[term.text] for term in question.terms if not term.verb)   # a verb only adds
+    parts = dict.fromkeys(("line", "near", "context", "chunk", "head"), 0.0)
     coverage = 0.0
     cues = line_cues(question, line.text, line.header)
     strong = full_cues(cues)
     for term in question.terms:
-        in_context = CONTEXT_CREDIT * of_chunk(term, line.context)
         # a line repeating the document's title or its table's header (the title line, the header
         # row) gains nothing by it; one repeating its section heading does
-        here = _credit(term, line.flat) if of_chunk(term, line.shared) < 1.0 else 0.0
-        credit = max(here, NEAR_CREDIT * _credit(term, line.near), in_context,
-                     CHUNK_CREDIT * of_chunk(term, line.chunk),
-                     in_head.get((line.hit["filename"], term.text), 0.0),
+        found = {"line": _credit(term, line.flat) if of_chunk(term, line.shared) < 1.0 else 0.0,
+                 "near": _credit(term, line.near), "context": of_chunk(term, line.context),
+                 "chunk": of_chunk(term, line.chunk), "head": in_head.get((line.hit["filename"], term.text), 0.0)}
+        credit = max(found["line"], NEAR_CREDIT * found["near"], CONTEXT_CREDIT * found["context"],
+                     CHUNK_CREDIT * found["chunk"], found["head"],
                      1.0 if term.asks in strong else 0.0)   # "원인" and a line saying why
         coverage += weights[term.text] * credit
-    score = coverage / total if total else 0.0
+        for name, value in found.items():
+            parts[name] += weights[term.text] * value
+    covered = coverage / total if total else 0.0
     around = line.flat + line.near + line.context
-    for term in question.terms:
-        if term.number and not _number_near(term, around):
-            score -= NUMBER_PENALTY
-    # a form field's label counts as much as the line covers the question (not for a stray "일시:")
-    score += cue_weight(question, cues) + field_weight(question, line.text) * max(0.0, score)
-    if "quote" not in question.cues and _echoes(question, line):
+    missing = sum(1 for term in question.terms if term.number and not _number_near(term, around))
+    score = covered
+    for _ in range(missing):
+        score -= NUMBER_PENALTY
+    f = {"covered": covered, **{"in_" + name: value / total if total else 0.0 for name, value in parts.items()},
+         "numbers_missing": float(missing), "cue": cue_weight(question, cues),
+         # a form field's label counts as much as the line covers the question (not for a stray "일시:")
+         "field": field_weight(question, line.text) * max(0.0, score),
+         "echo": float("quote" not in question.cues and _echoes(question, line)),
+         "ocr": float("ocr" in (line.hit.get("extractors") or [])),
+         "rank": max(0.0, 1 - line.rank / max(hits, 1)),
+         "long": min(1.0, (len(line.text) - LONG_LINE) / LONG_LINE) if len(line.text) > LONG_LINE else 0.0,
+         "length": math.log1p(len(line.text)), "row": float(" | " in line.text),
+         "cues_asked": float(bool(question.cues)), "cues_full": float(len(strong))}
+    line.features = f
+    score += f["cue"] + f["field"]
+    if f["echo"]:
         score -= ECHO_PENALTY
-    if "ocr" in (line.hit.get("extractors") or []):
+    if f["ocr"]:
         score -= OCR_PENALTY
-    score += RANK_BONUS * max(0.0, 1 - line.rank / max(hits, 1))
-    if len(line.text) > LONG_LINE:
-        score -= LONG_PENALTY * min(1.0, (len(line.text) - LONG_LINE) / LONG_LINE)
+    score += RANK_BONUS * f["rank"]
+    if f["long"]:
+        score -= LONG_PENALTY * f["long"]
     return score
 
 
