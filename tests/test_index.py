@@ -250,7 +250,7 @@ def test_numpy_scoring_ranks_as_whoosh_does_over_segments_and_deletions(tmp_path
 
 
 def test_a_large_segment_loses_a_removed_documents_text_right_after_the_commit(tmp_path, monkeypatch):
-    monkeypatch.setattr(segments, "PURGE_NOW_CHUNKS", 0)   # every segment counts as too large to wait for
+    monkeypatch.setattr(segments, "FOLD_UNDER", 0)   # every segment counts as too large to wait for
     index = ChunkIndex(tmp_path / "ix")
     index.replace_documents([item("남길.hwpx", ["예산 집행 계획 보고"]), item("지울.hwpx", ["얼룩말뿔 사육 예산"])])
     index.remove_documents(["지울.hwpx"])
@@ -277,6 +277,48 @@ def test_the_end_of_a_refresh_merges_its_small_batches_and_keeps_its_largest(tmp
     index.commit(merge=True)
     merged = index._ix._segments()
     assert len(merged) == 2 and largest in {s.segment_id() for s in merged}
+    assert index.chunk_count() == n
+    index.close()
+
+
+def _segment_sizes(index) -> dict[str, int]:
+    return {s.segment_id(): s.doc_count_all() for s in index._ix._segments()}
+
+
+def _commit_batches(index, sizes, start=0) -> int:
+    n = start
+    for size in sizes:
+        for _ in range(size):
+            n += 1
+            key = f"문서{n}.hwpx"
+            for _key, rows in index_rows([item(key, [f"예산 집행 계획 {n}번"])]):
+                index.put(key, rows)
+        index.commit(merge=False)
+    return n
+
+
+def test_a_refresh_of_one_file_never_rewrites_the_large_segments_of_a_big_folder(tmp_path, monkeypatch):
+    # regression: Whoosh's MERGE_SMALL merged every segment of a 10,000-file index in one small refresh
+    monkeypatch.setattr(segments, "FOLD_UNDER", 2)    # segments of 3 chunks count as large here
+    index = ChunkIndex(tmp_path / "ix")
+    n = _commit_batches(index, [3] * 30)
+    large = _segment_sizes(index)
+    _commit_batches(index, [1], n)
+    index.commit(merge=True)
+    assert large.items() <= _segment_sizes(index).items()
+    assert index.chunk_count() == n + 1
+    index.close()
+
+
+def test_the_small_batches_of_many_edits_fold_into_one_segment(tmp_path):
+    index = ChunkIndex(tmp_path / "ix")
+    n = _commit_batches(index, [200])
+    big = set(_segment_sizes(index))
+    for _ in range(6):                    # six refreshes of one changed file each
+        n = _commit_batches(index, [1], n)
+        index.commit(merge=True)
+    sizes = _segment_sizes(index)
+    assert big <= set(sizes) and len(sizes) <= 4
     assert index.chunk_count() == n
     index.close()
 

@@ -183,7 +183,7 @@ class ChunkIndex:
 
     def _purge(self) -> None:
         """Rewrite the segments that hold deleted chunks, so no removed text stays on disk.
-        A commit rewrites the small ones itself (segments.PURGE_NOW_CHUNKS) and leaves the larger ones
+        A commit rewrites the small ones itself (segments.FOLD_UNDER) and leaves the larger ones
         to this thread (about 1.1 ms per chunk of the segment): the refresh that removed or
         changed a file returns at once, and the old text leaves the disk seconds later."""
         try:
