@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/scale.py [--docs 10000] [--workdir DIR] [--minutes 120]
                                     [--code DIR|COMMIT] [--label NAME] [--skip kill,soak]
-                                    [--compare BEFORE.json]
+                                    [--compare BEFORE.json] [--keep] [--reuse-cache DIR]
 
 The folder (``<workdir>/folder-<docs>``, built once and reused; never inside the
 repo) holds ``--docs`` files made from the corpus documents in turn, so formats
@@ -546,9 +546,12 @@ def measure(args, target: Path) -> dict:
     skip = set(filter(None, args.skip.split(",")))
     cache = workdir / f"cache-{args.label}"
     shutil.rmtree(cache, ignore_errors=True)
+    if args.reuse_cache:   # a cache a cold phase filled before (--keep): copied, the cold phase skipped
+        shutil.copytree(args.reuse_cache, cache, symlinks=True)
     base = {"code": str(code), "folder": str(folder), "cache": str(cache), "workers": args.workers,
             "questions": args.questions, "engine_kiwi": args.engine_kiwi, "progress": args.progress}
-    phases = [("cold", cold_phase), ("warm", warm_phase), ("edit", edit_phase)]
+    phases = [("cold", cold_phase)] if not args.reuse_cache else []
+    phases += [("warm", warm_phase), ("edit", edit_phase)]
     if "soak" not in skip and args.minutes > 0:
         phases.append(("soak", soak_phase))
     if "kill" not in skip:
@@ -659,6 +662,7 @@ def main() -> int:
     ap.add_argument("--json", help="write the figures here (default <workdir>/scale-<label>-<docs>.json)")
     ap.add_argument("--compare", help="a saved JSON to print beside this run (before, after, speed-up)")
     ap.add_argument("--keep", action="store_true", help="keep the cache of the last run")
+    ap.add_argument("--reuse-cache", help="skip the cold phase: start from a copy of this kept cache of the same folder")
     ap.add_argument("--progress", help="append each refresh's progress (files done, seconds, RSS of all) to this file")
     args = ap.parse_args()
     if Path(args.workdir).resolve().is_relative_to(ROOT):
