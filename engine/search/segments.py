@@ -7,10 +7,13 @@ into one segment.
 """
 from __future__ import annotations
 
+import io
 import math
 import os
 
+from whoosh.filedb import compound
 from whoosh.filedb.filestore import FileStorage
+from whoosh.filedb.structfile import BufferFile
 from whoosh.reading import SegmentReader
 
 from engine.private import private_file
@@ -35,6 +38,53 @@ class PrivateStorage(FileStorage):
         except OSError:
             pass
         return super().lock(name)
+
+
+class _ViewReader(io.RawIOBase):
+    """A read-only file over a memoryview: a read copies the bytes it returns, nothing else."""
+
+    def __init__(self, view: memoryview):
+        super().__init__()
+        self._view, self._pos = view, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        n = min(len(buffer), len(self._view) - self._pos)
+        buffer[:n] = self._view[self._pos:self._pos + n]
+        self._pos += n
+        return n
+
+    def read(self, size: int = -1) -> bytes:
+        end = len(self._view) if size is None or size < 0 else min(len(self._view), self._pos + size)
+        out = bytes(self._view[self._pos:end])
+        self._pos = end
+        return out
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        self._pos = max(0, {io.SEEK_SET: 0, io.SEEK_CUR: self._pos, io.SEEK_END: len(self._view)}[whence] + offset)
+        return self._pos
+
+    def tell(self) -> int:
+        return self._pos
+
+
+class _MappedFile(BufferFile):
+    """Whoosh's BufferFile over a part of a memory-mapped segment, without BytesIO's copy of all of it:
+    Whoosh's own copied every open segment's postings, columns and terms into process memory (at
+    10,000 files 437 MB of copies beside the 440 MB mapped, engine RssAnon 935 MB warm)."""
+
+    def __init__(self, buf, name=None, onclose=None):
+        super().__init__(b"", name=name, onclose=onclose)
+        self._buf = buf
+        self.file = io.BufferedReader(_ViewReader(buf))
+
+
+compound.BufferFile = _MappedFile   # CompoundStorage.open_file makes one per file of a segment
 
 
 def without_deleted(writer, segments):
