@@ -1,7 +1,7 @@
 """What a folder's listing says: one row per Document a principal may see, and the totals (seed /documents)."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Sequence
 
 from engine import wording
 from engine.library.acl import Acl
@@ -16,7 +16,7 @@ from engine.results import Listing, ListingEntry, Notice, Skipped
 REVIEW_CODES = frozenset({"OCR_TEXT", "FORMULA_NOT_CACHED", "TRUNCATED", "CONTENT_LIMIT", "OCR_PAGES_SKIPPED"})
 
 
-def listing(tenant: str, summaries: list[dict], warnings: list[Notice], start: int = 0,
+def listing(tenant: str, summaries: Sequence[dict], warnings: list[Notice], start: int = 0,
             count: Optional[int] = None) -> Listing:
     """The rows of ``summaries`` from ``start`` (``count`` of them, else all) with the totals of all."""
     rows = [entry(s) for s in summaries]
