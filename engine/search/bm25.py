@@ -28,18 +28,19 @@ def top(searcher, terms: list[tuple[str, str, float]], limit: int, B: float, K1:
     scores = np.zeros(total, dtype=np.float64)
     matched = np.zeros(total, dtype=bool)
     schema = searcher.schema
+    # what a term's score takes from the whole index, worked out once per call and not per segment
+    avgfl = {field: searcher.avg_field_length(field) or 1 for field in {field for field, _t, _b in terms}}
+    coded = [(field, schema[field].to_bytes(text), boost) for field, text, boost in terms]
+    known = [(field, btext, boost, searcher.idf(field, btext)) for field, btext, boost in coded]   # idf: cached
     for reader, offset in searcher.reader().leaf_readers():
-        for field, text, boost in terms:
-            btext = schema[field].to_bytes(text)
+        for field, btext, boost, idf in known:
             if (field, btext) not in reader:
                 continue
             ids, weights = _postings(reader.postings(field, btext))
             if not len(ids):
                 continue
             fl = _field_lengths(reader, field, lengths)[ids]
-            avgfl = searcher.avg_field_length(field) or 1
-            idf = searcher.idf(field, btext)
-            term_scores = idf * ((weights * (K1 + 1)) / (weights + K1 * ((1 - B) + B * fl / avgfl)))
+            term_scores = idf * ((weights * (K1 + 1)) / (weights + K1 * ((1 - B) + B * fl / avgfl[field])))
             scores[offset + ids] += boost * term_scores
             matched[offset + ids] = True
     found = np.flatnonzero(matched)
@@ -54,10 +55,15 @@ def _postings(matcher) -> tuple[np.ndarray, np.ndarray]:
     if isinstance(matcher, W3LeafMatcher):   # block by block (the posting lists of all but rare terms)
         ids, weights = [], []
         while matcher.is_active():
-            matcher._read_ids()
-            matcher._read_weights()
-            ids.append(np.asarray(matcher._ids, dtype=np.int64))
-            weights.append(np.asarray(matcher._weights, dtype=np.float64))
+            # the block as Whoosh stores it (its _read_ids/_read_weights decode it one number at a time)
+            if matcher._data is None:
+                matcher._read_data()
+            stored, weighed = matcher._data[0], matcher._data[1]
+            block = np.asarray(stored, dtype=np.int64)
+            ids.append(block if matcher._byteids else np.cumsum(block))
+            weights.append(np.ones(len(block)) if weighed is None
+                           else np.full(len(block), weighed, dtype=np.float64) if isinstance(weighed, float)
+                           else np.asarray(weighed, dtype=np.float64))
             matcher._next_block()
         if not ids:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
