@@ -31,11 +31,14 @@ def top(searcher, terms: list[tuple[str, str, float]], limit: int, B: float, K1:
     # what a term's score takes from the whole index, worked out once per call and not per segment
     avgfl = {field: searcher.avg_field_length(field) or 1 for field in {field for field, _t, _b in terms}}
     coded = [(field, schema[field].to_bytes(text), boost) for field, text, boost in terms]
-    known = [(field, btext, boost, searcher.idf(field, btext)) for field, btext, boost in coded]   # idf: cached
+    idfs: dict[tuple[str, bytes], float] = {}
     for reader, offset in searcher.reader().leaf_readers():
-        for field, btext, boost, idf in known:
+        for field, btext, boost in coded:
             if (field, btext) not in reader:
                 continue
+            idf = idfs.get((field, btext))
+            if idf is None:
+                idf = idfs[field, btext] = searcher.idf(field, btext)
             ids, weights = _postings(reader.postings(field, btext))
             if not len(ids):
                 continue
