@@ -10,6 +10,8 @@ best score first, the lower document number first among equal scores.
 """
 from __future__ import annotations
 
+from itertools import accumulate, repeat
+
 import numpy as np
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher
 from whoosh.util.numeric import byte_to_length
@@ -56,21 +58,18 @@ def top(searcher, terms: list[tuple[str, str, float]], limit: int, B: float, K1:
 def _postings(matcher) -> tuple[np.ndarray, np.ndarray]:
     """(document numbers, weights) of a term's postings in one segment."""
     if isinstance(matcher, W3LeafMatcher):   # block by block (the posting lists of all but rare terms)
-        ids, weights = [], []
+        ids: list[int] = []
+        weights: list[float] = []
         while matcher.is_active():
             # the block as Whoosh stores it (its _read_ids/_read_weights decode it one number at a time)
             if matcher._data is None:
                 matcher._read_data()
             stored, weighed = matcher._data[0], matcher._data[1]
-            block = np.asarray(stored, dtype=np.int64)
-            ids.append(block if matcher._byteids else np.cumsum(block))
-            weights.append(np.ones(len(block)) if weighed is None
-                           else np.full(len(block), weighed, dtype=np.float64) if isinstance(weighed, float)
-                           else np.asarray(weighed, dtype=np.float64))
+            ids.extend(stored if matcher._byteids else accumulate(stored))
+            weights.extend(repeat(1.0 if weighed is None else weighed, len(stored))
+                           if weighed is None or isinstance(weighed, float) else weighed)
             matcher._next_block()
-        if not ids:
-            return np.zeros(0, dtype=np.int64), np.zeros(0)
-        return np.concatenate(ids), np.concatenate(weights)
+        return np.asarray(ids, dtype=np.int64), np.asarray(weights, dtype=np.float64)
     ids, weights = [], []   # a term inlined in the dictionary, or a segment with deleted documents
     while matcher.is_active():
         ids.append(matcher.id())
