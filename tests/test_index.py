@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from engine.search import rerank, segments
+from engine.search import query, rerank, segments
 from engine.search.analyzer import korean_terms
 from engine.search.chunking import chunk_document
 from engine.search.index import ChunkIndex
@@ -332,4 +332,18 @@ def test_put_replaces_what_a_key_held_and_adds_a_new_key_without_looking(tmp_pat
         index.put(key, rows, replace=False)
     index.commit()
     assert sorted(h["text"] for h in index.search("예산")) == ["예산 심의 결과", "예산 집행 계획 고친판"]
+    index.close()
+
+
+def test_a_word_in_most_chunks_is_not_searched_for_unless_nothing_else_is(tmp_path, monkeypatch):
+    monkeypatch.setattr(query, "COMMON_CHUNKS", 10)    # a large folder, in small
+    index = ChunkIndex(tmp_path / "ix")
+    index.replace_documents([item(f"공문{n}.hwpx", [f"협조 요청 공문 {n}호"]) for n in range(12)]
+                            + [item("예산.hwpx", ["협조 요청 예산 집행 계획"])])
+    searcher = index._searcher
+    asked = {(field, term) for field, term, _boost in query_terms(searcher, "예산 협조")}
+    assert ("text", "예산") in asked and ("text", "협조") not in asked      # 협조 is in every chunk
+    common = {(field, term) for field, term, _boost in query_terms(searcher, "협조 요청")}
+    assert {("text", "협조"), ("text", "요청")} <= common                  # nothing else asked: kept
+    assert [h["filename"] for h in index.search("예산 협조")][:1] == ["예산.hwpx"]
     index.close()
