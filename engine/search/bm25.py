@@ -30,17 +30,14 @@ def top(searcher, terms: list[tuple[str, str, float]], limit: int, B: float, K1:
     scores = np.zeros(total, dtype=np.float64)
     matched = np.zeros(total, dtype=bool)
     schema = searcher.schema
-    # what a term's score takes from the whole index, worked out once per call and not per segment
+    # a field's average length and a term's coded text once per call, not once per segment (idf: Whoosh caches it)
     avgfl = {field: searcher.avg_field_length(field) or 1 for field in {field for field, _t, _b in terms}}
     coded = [(field, schema[field].to_bytes(text), boost) for field, text, boost in terms]
-    idfs: dict[tuple[str, bytes], float] = {}
     for reader, offset in searcher.reader().leaf_readers():
         for field, btext, boost in coded:
             if (field, btext) not in reader:
                 continue
-            idf = idfs.get((field, btext))
-            if idf is None:
-                idf = idfs[field, btext] = searcher.idf(field, btext)
+            idf = searcher.idf(field, btext)
             ids, weights = _postings(reader.postings(field, btext))
             if not len(ids):
                 continue
