@@ -39,6 +39,8 @@ def query_terms(searcher, text: str) -> list[tuple[str, str, float]]:
     found = [(name, t, TOPIC_WEIGHT if name != "title" and t in topic else 1.0)
              for name in QUERY_FIELDS for t in terms[name]]
     common = max(COMMON_SHARE * searcher.doc_count(), COMMON_CHUNKS)
+    if common >= searcher.doc_count_all():   # no term can be that common: nothing to look up
+        return found
     frequency = {term: searcher.doc_frequency(term[0], term[1]) for term in found}
     telling = [term for term in found if frequency[term] <= common]
     return telling if any(frequency[term] for term in telling) else found
