@@ -59,12 +59,6 @@ class _ViewReader(io.RawIOBase):
         self._pos += n
         return n
 
-    def read(self, size: int = -1) -> bytes:
-        end = len(self._view) if size is None or size < 0 else min(len(self._view), self._pos + size)
-        out = bytes(self._view[self._pos:end])
-        self._pos = end
-        return out
-
     def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
         self._pos = max(0, {io.SEEK_SET: 0, io.SEEK_CUR: self._pos, io.SEEK_END: len(self._view)}[whence] + offset)
         return self._pos
