@@ -262,25 +262,6 @@ def test_a_large_segment_loses_a_removed_documents_text_right_after_the_commit(t
     index.close()
 
 
-def test_the_end_of_a_refresh_merges_its_small_batches_and_keeps_its_largest(tmp_path):
-    index = ChunkIndex(tmp_path / "ix")
-    n = 0
-    for size in (1, 2, 4, 16):            # batches of growing size, as a refresh commits them
-        for _ in range(size):
-            n += 1
-            key = f"문서{n}.hwpx"
-            for _key, rows in index_rows([item(key, [f"예산 집행 계획 {n}번"])]):
-                index.put(key, rows)
-        index.commit(merge=False)
-    assert len(index._ix._segments()) == 4
-    largest = max(index._ix._segments(), key=lambda s: s.doc_count_all()).segment_id()
-    index.commit(merge=True)
-    merged = index._ix._segments()
-    assert len(merged) == 2 and largest in {s.segment_id() for s in merged}
-    assert index.chunk_count() == n
-    index.close()
-
-
 def _segment_sizes(index) -> dict[str, int]:
     return {s.segment_id(): s.doc_count_all() for s in index._ix._segments()}
 
@@ -295,6 +276,18 @@ def _commit_batches(index, sizes, start=0) -> int:
                 index.put(key, rows)
         index.commit(merge=False)
     return n
+
+
+def test_the_end_of_a_refresh_merges_its_small_batches_and_keeps_its_largest(tmp_path):
+    index = ChunkIndex(tmp_path / "ix")
+    n = _commit_batches(index, [1, 2, 4, 16])    # batches of growing size, as a refresh commits them
+    assert len(index._ix._segments()) == 4
+    largest = max(index._ix._segments(), key=lambda s: s.doc_count_all()).segment_id()
+    index.commit(merge=True)
+    merged = index._ix._segments()
+    assert len(merged) == 2 and largest in {s.segment_id() for s in merged}
+    assert index.chunk_count() == n
+    index.close()
 
 
 def test_a_refresh_of_one_file_never_rewrites_the_large_segments_of_a_big_folder(tmp_path, monkeypatch):
