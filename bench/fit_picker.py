@@ -44,14 +44,14 @@ L2 = 1e-2
 
 
 def rows_of(tenant, questions: list[dict], right) -> list[dict]:
-    """Per question: its candidate lines' features (matrix), labels and whether any line is right."""
+    """Per question: its candidate lines' features (matrix), labels, hand-set scores and whether it has an answer."""
     out = []
     for n, q in enumerate(questions, 1):
         lines = scored_lines(tenant, q["question"])[:TOP]
         x = np.array([[line.features.get(f, 0.0) for f in FEATURES] for line in lines]).reshape(-1, len(FEATURES))
         y = np.array([right(q, line.text) for line in lines], dtype=float)
         out.append({"x": x, "y": y, "hand": np.array([line.score for line in lines]),
-                    "answerable": bool(q.get("answer") or q.get("answer_snippet")), "q": q["question"]})
+                    "answerable": bool(q.get("answer") or q.get("answer_snippet"))})
         if n % 100 == 0:
             print(f"[fit] {n}/{len(questions)}", file=sys.stderr)
     return out
@@ -65,8 +65,8 @@ def corpus_right(q: dict, text: str) -> bool:
     return bool(q.get("answer_snippet")) and squash(q["answer_snippet"]) in squash(text)
 
 
-def fit(sets: list[list[dict]]) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
-    """Logistic regression by Newton's method on standardised features: (weights, bias, mean, scale)."""
+def fit(sets: list[list[dict]]) -> tuple[np.ndarray, float]:
+    """Logistic regression by Newton's method on standardised features: (weights, bias) per unit of each feature."""
     xs, ys, ws = [], [], []
     for questions in sets:
         usable = [q for q in questions if len(q["y"])]
@@ -88,7 +88,7 @@ def fit(sets: list[list[dict]]) -> tuple[np.ndarray, float, np.ndarray, np.ndarr
         beta -= step
         if np.abs(step).max() < 1e-8:
             break
-    return beta[:-1] / scale, beta[-1] - float((beta[:-1] / scale) @ mean), mean, scale
+    return beta[:-1] / scale, beta[-1] - float((beta[:-1] / scale) @ mean)
 
 
 def probabilities(q: dict, weights: np.ndarray, bias: float) -> np.ndarray:
@@ -127,7 +127,7 @@ def main() -> int:
     corpus_tenant = bench.corpus_tenant(args.cache / "folders", args.cache)
     kq_tuning = rows_of(kq_tenant, bench.korquad_tuning_questions(build, args.korquad), korquad_right)
     corpus_tuning = rows_of(corpus_tenant, [q for q in corpus if q["half"] == "tuning"], corpus_right)
-    weights, bias, _mean, _scale = fit([kq_tuning, corpus_tuning])
+    weights, bias = fit([kq_tuning, corpus_tuning])
     print("feature weights (per unit of the feature):")
     for name, value in sorted(zip(FEATURES, weights), key=lambda item: -abs(item[1])):
         print(f"  {name:16} {value:+.3f}")
