@@ -7,6 +7,7 @@ and ``service``.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Callable
 
@@ -71,10 +72,20 @@ def save_html(window, path) -> bool:
     if not _shown(window):
         return False
     answer, folder, service = window.answer, window.answer_folder, window.service
-    service.call(lambda: Path(path).write_text(service.tenant(folder).evidence(answer), encoding="utf-8"),
+    service.call(lambda: _write_whole(Path(path), service.tenant(folder).evidence(answer)),
                  lambda _: window.statusBar().showMessage(texts.HTML_SAVED.format(path=path), 8000),
                  lambda exc: window.statusBar().showMessage(texts.HTML_FAILED.format(error=exc), 10000))
     return True
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write ``text`` beside ``path`` first, then put it in place: no reader ever sees half a file."""
+    part = path.with_name(f".{path.name}.{os.getpid()}.part")
+    try:
+        part.write_text(text, encoding="utf-8")
+        os.replace(part, path)
+    finally:
+        part.unlink(missing_ok=True)
 
 
 def save_html_dialog(window) -> None:

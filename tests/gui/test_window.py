@@ -182,6 +182,29 @@ def test_question_answer_citation_highlight_print_and_html(qtbot, window, office
     assert "data:image/" in html and ";base64," in html
 
 
+def test_saved_evidence_html_is_never_seen_half_written(qtbot, window, office, tmp_path):
+    """Regression: the file existed before its text was written, so a reader could see it empty."""
+    window.add_folder(office)
+    wait_read(qtbot, window, office)
+    answer = ask(qtbot, window, "신청 기간은 언제인가?")
+    page = tmp_path / "근거.html"
+    page.write_text("이전 근거", encoding="utf-8")
+    earlier = page.stat().st_ino
+    seen = []
+
+    def saved() -> bool:
+        seen.append(page.read_text(encoding="utf-8"))
+        return seen[-1] != "이전 근거"
+
+    assert export.save_html(window, page)
+    qtbot.waitUntil(saved, timeout=20_000)
+    first_line = "".join((answer["lines"][0]["text"] if answer.get("lines") else answer["text"]).split())
+    assert all(text == "이전 근거" for text in seen[:-1])
+    assert first_line[:20] in "".join(seen[-1].split())
+    assert page.stat().st_ino != earlier          # put in place whole, not rewritten where it was
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["근거.html"]
+
+
 @requires_corpus
 def test_hwp_citation_shows_the_passage_and_why_there_is_no_picture(qtbot, window, tmp_path):
     source = CORPUS / "nts_서면2팀-1138_접대비.hwp"
