@@ -21,7 +21,7 @@ from typing import Any, Callable, Optional
 
 from PySide6.QtCore import QObject, Signal
 
-from ui import list_snapshots
+from ui import list_snapshots, paged_listing
 from ui.engine_host import EngineHost, HostedTenant
 from ui.runners import ThreadPoolRunner
 
@@ -120,7 +120,7 @@ class EngineService(QObject):
 
         if cache_root is not None:   # the window's own last list comes before the engine process is up
             self.runner.run_task(lambda: list_snapshots.load(cache_root, key, principal), show_saved)
-        self.runner.run_task(lambda: state.tenant.cached_documents(principal), listed,
+        self.runner.run_task(lambda: paged_listing.fetch(state.tenant.cached_documents, principal), listed,
                              lambda _exc: listed(None))
         return key
 
@@ -130,7 +130,7 @@ class EngineService(QObject):
             return
         self.principal = principal
         for folder, state in self.tenants.items():
-            self.runner.run_task(lambda s=state: s.tenant.documents(principal),
+            self.runner.run_task(lambda s=state: paged_listing.fetch(s.tenant.documents, principal),
                                  lambda documents, f=folder, s=state: self._relisted(f, s, documents))
 
     def _relisted(self, folder: str, state: TenantState, documents: dict) -> None:
@@ -223,7 +223,7 @@ class EngineService(QObject):
 
         def work():
             result = state.tenant.refresh(progress=report, cancel=cancel)
-            return result, state.tenant.documents(principal)
+            return result, paged_listing.fetch(state.tenant.documents, principal)
 
         self.runner.run_task(work, lambda r: self._refreshed(state, r),
                              lambda exc: self._refresh_error(state, exc))
@@ -253,7 +253,7 @@ class EngineService(QObject):
             state.listing, state.listed_at = False, time.monotonic()
 
         principal = self.principal
-        self.runner.run_task(lambda: state.tenant.documents(principal), listed, failed)
+        self.runner.run_task(lambda: paged_listing.fetch(state.tenant.documents, principal), listed, failed)
 
     def _refreshed(self, state: TenantState, result) -> None:
         refresh, documents = result

@@ -27,13 +27,14 @@ def capped(limit: Optional[int], default: int) -> int:
     return max(1, min(int(default if limit is None else limit), MAX_LIMIT))
 
 
-def documents(tenant, principal: Optional[str] = None) -> dict:
-    return tenant.documents(principal)
+def documents(tenant, principal: Optional[str] = None, start: int = 0, count: Optional[int] = None) -> dict:
+    return tenant.documents(principal, start, count)
 
 
-def cached_documents(tenant, principal: Optional[str] = None) -> Optional[dict]:
+def cached_documents(tenant, principal: Optional[str] = None, start: int = 0,
+                     count: Optional[int] = None) -> Optional[dict]:
     """The folder's listing from its saved state, at once; None for a folder never read (no reading here)."""
-    return tenant.documents(principal) if tenant.read_before else None
+    return tenant.documents(principal, start, count) if tenant.read_before else None
 
 
 def search(tenant, query: str, limit: Optional[int] = None, principal: Optional[str] = None) -> dict:

@@ -17,23 +17,28 @@ REVIEW_CODES = frozenset({"OCR_TEXT", "FORMULA_NOT_CACHED", "TRUNCATED", "CONTEN
 
 
 def listing(tenant: str, summaries: Sequence[dict], warnings: list[Notice], start: int = 0,
-            count: Optional[int] = None) -> Listing:
-    """The rows of ``summaries`` from ``start`` (``count`` of them, else all) with the totals of all."""
-    rows = [entry(s) for s in summaries]
-    unreadable_n = sum(1 for r in rows if not r["readable"])
-    needs_review = unreadable_n + sum(1 for r in rows if r["review"])
-    end = len(rows) if count is None else max(0, start) + max(0, count)
-    return {
-        "tenant": tenant,
-        "readable": len(rows) - unreadable_n,
-        "unreadable": unreadable_n,
-        "needs_review": needs_review,
-        "document_ready_rate": round((len(rows) - needs_review) / len(rows), 3) if rows else None,
-        "chunks": sum(r["chunks"] for r in rows),
-        "warnings": warnings,
-        "total": len(rows),
-        "documents": rows[max(0, start):end],
-    }
+            count: Optional[int] = None, figures: Optional[dict] = None) -> Listing:
+    """The rows of ``summaries`` from ``start`` (``count`` of them, else all) with the totals of all
+    (``figures``: their ``totals`` when the caller kept them)."""
+    start = max(0, start)
+    end = len(summaries) if count is None else start + max(0, count)
+    return {"tenant": tenant, **(figures or totals(summaries)), "warnings": warnings, "total": len(summaries),
+            "documents": [entry(s) for s in summaries[start:end]]}
+
+
+def totals(summaries: Sequence[dict]) -> dict:
+    """How many of ``summaries`` are readable, unreadable, to review, and their chunks."""
+    unreadable_n = review_n = chunks = 0
+    for s in summaries:
+        chunks += s["chunks"]
+        if not s["readable"]:
+            unreadable_n += 1
+        elif any(w["code"] in REVIEW_CODES for w in s["warnings"]):
+            review_n += 1
+    needs_review = unreadable_n + review_n
+    return {"readable": len(summaries) - unreadable_n, "unreadable": unreadable_n, "needs_review": needs_review,
+            "document_ready_rate": round((len(summaries) - needs_review) / len(summaries), 3) if summaries else None,
+            "chunks": chunks}
 
 
 def entry(s: dict) -> ListingEntry:

@@ -97,6 +97,7 @@ class Tenant:
         saved = state.load(self.home)
         self._files: dict[str, dict] = saved if saved is not None else {}
         self._seen: Optional[tuple] = None    # the last _visible answer and what it was for
+        self._kept_totals: Optional[tuple] = None   # (a _visible answer, its listing totals)
         self._refreshed = saved is not None
         self._acl = load_acl(self.folder)
 
@@ -143,8 +144,9 @@ class Tenant:
         the number of rows in all pages.
         """
         acl = self._ready()
-        return listing.listing(self.folder.name, self._visible(acl, principal),
-                               listing.acl_warnings(acl) + self.take_notices(), start, count)
+        visible = self._visible(acl, principal)
+        return listing.listing(self.folder.name, visible, listing.acl_warnings(acl) + self.take_notices(),
+                               start, count, self._totals(visible))
 
     def search(self, query: str, limit: int = 10, principal: Optional[str] = None,
                within: Optional[list[str]] = None) -> Search:
@@ -285,6 +287,13 @@ class Tenant:
                                key=lambda s: s["filename"]))
         self._seen = (files, acl, principal, visible)
         return visible
+
+    def _totals(self, visible: tuple[dict, ...]) -> dict:
+        """listing.totals of a _visible answer, kept with it (a window takes 10,000 rows in pages)."""
+        kept = self._kept_totals
+        if kept is None or kept[0] is not visible:
+            kept = self._kept_totals = (visible, listing.totals(visible))
+        return kept[1]
 
     def _find(self, filename: str) -> Optional[tuple[str, dict, dict]]:
         """(file key, its entry, the Document's summary) for ``filename``: as written, else compared

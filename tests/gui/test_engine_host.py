@@ -6,7 +6,9 @@ import threading
 
 import pytest
 
+from engine.library.tenant import Tenant
 from tests.gui.samples import docx_bytes
+from ui import paged_listing
 from ui.engine_host import EngineError, EngineHost, HostedTenant
 
 
@@ -61,3 +63,52 @@ def test_a_dead_engine_process_fails_its_calls_and_is_replaced(tmp_path):
         host.stop()
     assert not host.running
     assert os.listdir(folder) == ["빈파일.hwpx"]    # nothing written in the folder
+
+
+def test_the_window_takes_a_folder_listing_in_pages_over_the_pipe(engine_host, tmp_path, monkeypatch):
+    folder = tmp_path / "목록"
+    folder.mkdir()
+    for i in range(5):
+        (folder / f"문서{i}.docx").write_bytes(docx_bytes(f"{i}번 문서"))
+    tenant = HostedTenant(folder, host=engine_host, cache_root=tmp_path / "cache", workers=1)
+    tenant.refresh()
+    monkeypatch.setattr(paged_listing, "PAGE_ROWS", 2)
+    answers = []
+
+    def documents(principal, start, count):
+        answers.append(tenant.documents(principal, start, count))
+        return answers[-1]
+
+    try:
+        listing = paged_listing.fetch(documents, None)
+        assert [len(a["documents"]) for a in answers] == [2, 2, 1]       # no answer held the whole list
+        assert listing == tenant.documents()
+    finally:
+        tenant.close()
+
+
+def test_a_listing_that_changes_between_pages_is_fetched_again(tmp_path, monkeypatch):
+    folder = tmp_path / "목록"
+    folder.mkdir()
+    for i in range(4):
+        (folder / f"문서{i}.docx").write_bytes(docx_bytes(f"{i}번 문서"))
+    tenant = Tenant(folder, cache_root=tmp_path / "cache", workers=1)
+    monkeypatch.setattr(paged_listing, "PAGE_ROWS", 2)
+    try:
+        tenant.refresh()
+        calls = []
+
+        def documents(principal, start, count):
+            if len(calls) == 1:          # a file arrives and is read between the first two pages
+                (folder / "문서0a.docx").write_bytes(docx_bytes("새 문서"))
+                tenant.refresh()
+            calls.append(start)
+            return tenant.documents(principal, start, count)
+
+        listing = paged_listing.fetch(documents, None)
+        assert calls[:2] == [0, 2] and calls.count(0) == 2              # started again after the change
+        assert [d["filename"] for d in listing["documents"]] == [
+            "문서0.docx", "문서0a.docx", "문서1.docx", "문서2.docx", "문서3.docx"]
+        assert listing == tenant.documents()
+    finally:
+        tenant.close()
