@@ -118,6 +118,21 @@ def test_replace_and_remove_by_key(ix):
     assert ix.keys() == {} and ix.chunk_count() == 0
 
 
+def test_the_opening_of_a_document_is_its_first_chunks_after_it_was_replaced(ix):
+    long = ["첫째 문단 " + "가" * 900, "둘째 문단 " + "나" * 900, "셋째 문단 " + "다" * 900]
+    ix.replace_documents([item("a.hwpx", ["예전 문단 " + "라" * 900] * 3), item("b.hwpx", ["배 농사 지원"])])
+    name, doc, chunks = item("a.hwpx", long)
+    ix.replace_documents([(name, doc, chunks)])                   # the old chunks are deleted, the new ones later
+    ix.replace_documents([item("c.hwpx", ["감 농사 지원"])])
+    assert len(chunks) >= 2
+    whole = "\n".join(c.text for c in chunks)
+    assert ix.opening("a.hwpx", 1000) == whole[:1000] and "예전" not in whole
+    assert ix.opening("a.hwpx", 10 ** 6) == whole
+    assert ix.opening("b.hwpx", 1000) == "배 농사 지원"
+    ix.remove_documents(["b.hwpx"])
+    assert ix.opening("b.hwpx", 1000) == "" and ix.opening("없는.hwpx", 1000) == ""
+
+
 ODD_QUERIES = ["", "   ", "\"", "'", ":", "*", "title:사과", "사과 AND OR NOT", "(((", "\x00", "?", "😀",
                "사과" * 3000]
 

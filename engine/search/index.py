@@ -291,14 +291,23 @@ class ChunkIndex:
 
     def opening(self, key: str, chars: int) -> str:
         """The first ``chars`` characters of the texts of the chunks stored under ``key``, in order and
-        joined by line breaks: how the document begins, read only as far as that (its first chunks)."""
+        joined by line breaks: how the document begins, read only as far as that (its first chunks).
+
+        A document's chunks are added together in reading order and deleted together, so its live
+        chunks follow each other in one segment: the key's postings are walked once (looking each chunk
+        up by key and number took half of an answer's time at 10,000 files)."""
         texts, length = [], 0
         with self._lock, self._files():
-            while length <= chars:
-                number = self._searcher.document_number(key=key, chunk_id=chunk_id(len(texts) + 1))
-                if number is None:
+            reader = self._searcher.reader()
+            if ("key", key) not in reader:
+                return ""
+            for number in reader.postings("key", key).all_ids():      # deleted chunks left out
+                if length > chars:
                     break
-                texts.append(self._searcher.stored_fields(number)["text"])
+                fields = self._searcher.stored_fields(number)
+                if fields["chunk_id"] != chunk_id(len(texts) + 1):
+                    break
+                texts.append(fields["text"])
                 length += len(texts[-1]) + 1
         return "\n".join(texts)[:chars]
 
