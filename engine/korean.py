@@ -61,8 +61,9 @@ def flat(text: str) -> str:
 
 
 # ---- sentences ----------------------------------------------------------------
-# A sentence ends at . ! ? 。 (not after a digit, so "2024. 6. 21." and "1. 목적" stay whole) or at a line break.
-_AFTER_SENTENCE = r"(?<=[^0-9\s][.!?。])\s+"
+# A sentence ends at . ! ? 。 (not after a digit, so "2024. 6. 21." and "1. 목적" stay whole, nor after a
+# letter standing alone: the initial of "비. 리치(B. Rich)", the item mark of "가. 목적") or at a line break.
+_AFTER_SENTENCE = r"(?<=[^0-9\s][.!?。])(?<![\s(\"'“‘]\w\.)(?<!^\w\.)\s+"
 _SENTENCE_BREAK = re.compile(rf"{_AFTER_SENTENCE}|\n+")
 # The same, where a long paragraph is cut into chunks: "…" ends a sentence too, and so does a digit's full stop.
 CHUNK_BREAK = re.compile(r"(?<=[.!?。…])\s+|\n+")

@@ -17,6 +17,13 @@ def test_an_answer_line_breaks_after_a_sentence_and_before_a_bullet_not_inside_a
     assert split_sentences("첫 문장입니다. 2024. 6. 21.에 둘째\n셋째") == ["첫 문장입니다.", "2024. 6. 21.에 둘째", "셋째"]
 
 
+def test_an_initial_or_an_item_mark_does_not_end_a_sentence():
+    """Regression: "비. 리치(B. Rich)" was cut after "비.", so the answer line lost the name."""
+    text = "그의 멘토인 비. 리치(B. Rich)를 만났다. 가. 목적은 지원이다. 그 후 E. Seymour가 왔다."
+    assert split_sentences(text) == ["그의 멘토인 비. 리치(B. Rich)를 만났다.", "가. 목적은 지원이다.",
+                                     "그 후 E. Seymour가 왔다."]
+
+
 def test_list_markers_tell_items_from_prose_each_for_its_job():
     for item in ("○ 대상", "ㅇ 장소", "1. 목적", "(2) 기간", "가) 방법", "제3조 정의"):
         assert LIST_MARKER.match(item), item
