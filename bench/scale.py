@@ -1,7 +1,7 @@
 """The engine at ten thousand documents: a folder built from the shared corpus, measured end to end.
 
     .venv/bin/python bench/scale.py [--docs 10000] [--workdir DIR] [--minutes 120]
-                                    [--code DIR|COMMIT] [--label NAME] [--skip kill,soak]
+                                    [--code DIR|COMMIT] [--label NAME] [--skip cold,warm,edit,soak,kill]
                                     [--compare BEFORE.json] [--keep] [--reuse-cache DIR]
 
 The folder (``<workdir>/folder-<docs>``, built once and reused; never inside the
@@ -552,11 +552,10 @@ def measure(args, target: Path) -> dict:
             "questions": args.questions, "engine_kiwi": args.engine_kiwi, "progress": args.progress}
     phases = [("cold", cold_phase)] if not args.reuse_cache else []
     phases += [("warm", warm_phase), ("edit", edit_phase)]
-    if "soak" not in skip and args.minutes > 0:
+    if args.minutes > 0:
         phases.append(("soak", soak_phase))
-    if "kill" not in skip:
-        phases.append(("kill", kill_phase))
-    for name, phase in phases:
+    phases.append(("kill", kill_phase))
+    for name, phase in [(name, phase) for name, phase in phases if name not in skip]:
         try:
             phase(args, base, out)
         except Exception as exc:
@@ -627,8 +626,11 @@ def kill_phase(args, base: dict, out: dict) -> None:
                kill_cache_entries=len(before), resume_s=round(time.perf_counter() - t, 1),
                resume_parsed=resumed["parsed"], resume_from_cache=resumed["from_cache"],
                resume_unchanged=resumed["unchanged"], resume_reparsed_cached=rewritten,
-               resume_documents=resumed["documents"], resume_chunks_match=resumed["chunks"] == out.get("chunks"),
-               resume_index_whole=resumed["indexed_chunks"] == out.get("indexed_chunks"))
+               resume_documents=resumed["documents"], resume_chunks=resumed["chunks"],
+               resume_indexed_chunks=resumed["indexed_chunks"])
+    if "chunks" in out:    # the cold phase ran: the resumed folder must come out the same
+        out.update(resume_chunks_match=resumed["chunks"] == out["chunks"],
+                   resume_index_whole=resumed["indexed_chunks"] == out["indexed_chunks"])
 
 
 def show(out: dict, before: dict | None) -> None:
@@ -656,7 +658,7 @@ def main() -> int:
     ap.add_argument("--code", default=str(ROOT),
                     help="checkout (folder) or commit of this repository whose engine/ is measured")
     ap.add_argument("--label", default="run")
-    ap.add_argument("--skip", default="", help="comma list of: soak, kill")
+    ap.add_argument("--skip", default="", help="comma list of phases left out: cold, warm, edit, soak, kill")
     ap.add_argument("--engine-kiwi", action="store_true",
                     help="load Kiwi in the engine before the cold refresh (as the window did before it waited)")
     ap.add_argument("--json", help="write the figures here (default <workdir>/scale-<label>-<docs>.json)")
