@@ -211,3 +211,27 @@ def test_an_answer_parses_only_the_document_it_quotes(tenant, monkeypatch):
     fresh.close()
     assert result["answered"] is True
     assert set(read) == {c["filename"] for c in result["citations"]}
+
+
+def test_a_line_that_points_back_brings_the_line_naming_its_subject(tmp_path):
+    document = docx.Document()
+    document.add_paragraph("구청은 올해 주민 공모사업으로 '우리동네 정원 가꾸기'를 뽑았다. 이 사업은 4월 1일부터 "
+                           "11월 30일까지 진행된다.")
+    document.add_paragraph("참여 신청은 동 주민센터에서 받는다.")
+    out = io.BytesIO()
+    document.save(out)
+    folder = tmp_path / "공모"
+    folder.mkdir()
+    (folder / "공모사업.docx").write_bytes(out.getvalue())
+    tenant = Tenant(folder, cache_root=tmp_path / "cache", workers=1)
+    try:
+        tenant.refresh()
+        result = answer(tenant, "공모사업은 언제 진행되나?")
+        assert result["answered"] is True
+        texts = [line["text"] for line in result["lines"]]
+        assert texts == ["구청은 올해 주민 공모사업으로 '우리동네 정원 가꾸기'를 뽑았다.",
+                         "이 사업은 4월 1일부터 11월 30일까지 진행된다."]
+        for citation in result["citations"]:
+            assert citation["quote"] in _chunk_text(tenant, citation)
+    finally:
+        tenant.close()

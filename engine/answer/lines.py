@@ -30,6 +30,7 @@ class Line:
     header: str         # the first row of its table (table chunks only)
     near: str           # the normalised lines just before it in the chunk
     chunk: str          # the normalised text of the whole chunk
+    prior: str = ""     # the line just before it in the chunk, as written
     score: float = 0.0
     features: dict = field(default_factory=dict)   # what the score is made of (scoring._score)
 
@@ -73,5 +74,6 @@ def candidate_lines(hit: dict, rank: int) -> list[Line]:
     wrapped = any(x in WRAPPED_EXTRACTORS for x in hit.get("extractors") or [])
     texts = split_lines(hit["text"], wrapped)
     flats = [flat(text) for text in texts]
-    return [Line(text, hit, rank, flats[i], context, shared, header, "".join(flats[max(0, i - NEAR_LINES):i]), chunk)
+    return [Line(text, hit, rank, flats[i], context, shared, header, "".join(flats[max(0, i - NEAR_LINES):i]), chunk,
+                 texts[i - 1] if i else "")
             for i, text in enumerate(texts)]
