@@ -147,6 +147,11 @@ def test_lines_are_sentences_and_list_items_but_dates_stay_whole():
                                  "※ 잠정치임", "○ 다음 발표는 9월"]
 
 
+def test_a_line_does_not_end_inside_brackets_and_is_quoted_as_written():
+    text = "타이틀 곡 <오!  해피>로 활동했다. 2집 《쇼! 음악중심》에 나왔다. 끝이다."
+    assert split_lines(text) == ["타이틀 곡 <오!  해피>로 활동했다.", "2집 《쇼! 음악중심》에 나왔다.", "끝이다."]
+
+
 def test_cli_answer_prints_json_and_korean_text(tenant, capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("NODA_CACHE_DIR", str(tmp_path / "cache"))
     assert cli.main(["answer", str(tenant.folder), "언제까지 신청해야 하나요?", "--json"]) == 0

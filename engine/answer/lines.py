@@ -15,6 +15,7 @@ NEAR_LINES = 2              # the lines just before a line that count as its lea
 LONG_LINE = 250             # characters: a longer line is long (scoring), and a wrapped line stops growing
 WRAPPED_EXTRACTORS = ("pymupdf", "ocr")   # their text breaks lines where the page did …
 WRAP_SHARE = 0.7            # … and a line this long against the chunk's longest was wrapped
+BRACKETS = ("()", "<>", "《》", "〈〉", "「」", "『』", "“”", "[]")   # a sentence does not end inside one
 
 
 @dataclass
@@ -47,8 +48,33 @@ def split_lines(text: str, wrapped: bool = False) -> list[str]:
     rows = _unwrap(text.split("\n")) if wrapped else text.split("\n")
     out = []
     for row in rows:
-        out.extend(piece.strip() for piece in LINE_BREAK.split(row) if piece and piece.strip())
+        out.extend(row[start:end].strip() for start, end in _closed(_pieces(row), row) if row[start:end].strip())
     return out
+
+
+def _pieces(row: str) -> list[tuple[int, int]]:
+    """Where the pieces of ``row`` between LINE_BREAK's cuts start and end."""
+    spans, start = [], 0
+    for cut in LINE_BREAK.finditer(row):
+        spans.append((start, cut.start()))
+        start = cut.end()
+    return spans + [(start, len(row))]
+
+
+def _closed(spans: list[tuple[int, int]], row: str) -> list[tuple[int, int]]:
+    """The pieces, a piece that leaves a bracket open ("타이틀 곡 <오!") joined to the next ones until
+    it closes, as long as the line stays shorter than LONG_LINE."""
+    out = []
+    for start, end in spans:
+        if out and _open_brackets(row[out[-1][0]:out[-1][1]]) and end - out[-1][0] < LONG_LINE:
+            out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+    return out
+
+
+def _open_brackets(text: str) -> bool:
+    return any(text.count(a) > text.count(b) for a, b in BRACKETS)
 
 
 def _unwrap(rows: list[str]) -> list[str]:
