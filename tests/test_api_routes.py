@@ -121,6 +121,15 @@ def test_documents_lists_what_could_not_be_read_with_reason_and_next_step(served
     assert empty["reason_text"] == wording.reason_text("EMPTY")
 
 
+def test_a_big_folder_is_listed_in_pages_with_the_totals_of_all(served):
+    whole = handle(served, "documents", {"tenant": "갑"})[1]
+    assert whole["total"] == len(whole["documents"]) > 20
+    pages = [handle(served, "documents", {"tenant": "갑", "start": s, "count": 10})[1] for s in (0, 10, 20)]
+    assert [d for p in pages for d in p["documents"]] == whole["documents"]
+    assert all(p["total"] == whole["total"] and p["readable"] == whole["readable"] for p in pages)
+    assert handle(served, "documents", {"tenant": "갑", "start": -1})[0] == 400
+
+
 def test_the_principal_is_honoured_as_in_the_cli(served):
     names = lambda body: {d["filename"] for d in handle(served, "documents", body)[1]["documents"]}  # noqa: E731
     assert "인사_기준.docx" not in names({"tenant": "을"})

@@ -256,7 +256,8 @@ class Route:
 ROUTES: dict[str, Route] = {
     "parse": Route(parse, FileRequest, summary="파일 하나 → 계약의 JSON (저장하지 않는다)", tool_args=ParseArgs,
                    tool="읽기 — 파일 하나를 읽어 계약의 문서 JSON(블록·표·구조·못 읽은 까닭)을 돌려준다. 저장하지 않는다"),
-    "documents": Route(_over_tenant("documents", fresh=True), DocumentsRequest, query=("tenant", "principal"),
+    "documents": Route(_over_tenant("documents", fresh=True), DocumentsRequest,
+                       query=("tenant", "principal", "start", "count"),
                        summary="무엇이 들어와 있고 무엇을 못 읽었나",
                        tool="목록 — 폴더에 무엇이 들어와 있고 무엇을 못 읽었는지 (사유와 할 일)"),
     "search": Route(_over_tenant("search"), SearchRequest, summary="조각 + 인용 근거",

@@ -35,6 +35,8 @@ class DocumentsRequest(StrictBody):
 
     tenant: Optional[str] = _TENANT
     principal: Optional[str] = _PRINCIPAL
+    start: int = Field(0, ge=0, description=fields.LIST_START)
+    count: Optional[int] = Field(None, ge=0, description=fields.LIST_COUNT)
 
 
 class SearchRequest(StrictBody):

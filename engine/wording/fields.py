@@ -8,6 +8,8 @@ from __future__ import annotations
 
 TENANT = "폴더 이름 (GET /health 의 tenants). 폴더가 하나뿐이면 생략할 수 있다"
 PRINCIPAL = "이 사람이 볼 수 있는 문서에서만 (폴더의 ACL.json)"
+LIST_START = "이 번째 문서부터 (0부터 센다, 파일 이름 차례). 합계(total 등)는 늘 전체의 것이다"
+LIST_COUNT = "이만큼의 문서만 (생략하면 끝까지): 문서가 많은 폴더는 나누어 받는다"
 QUERY = "찾을 말"
 SEARCH_LIMIT = "결과 수 (최대 20)"
 QUESTION = "질문"
