@@ -3,7 +3,8 @@
     QT_QPA_PLATFORM=offscreen .venv/bin/python bench/gui_restart.py [--docs 1000] [--runs 3] [--keep DIR]
         [--baseline OLD.json] [--out NEW.json]
 
-Makes ``--docs`` small documents (bench/gui_stall.py's DOCX, XLSX and PDF mix), reads them once, then restarts
+Makes ``--docs`` small documents (bench/gui_stall.py's DOCX, XLSX and PDF mix) in ``<keep>/문서`` unless that folder
+is there (a link to a real folder: the scale bench's 10,000 files), reads them once, then restarts
 the window ``--runs`` times, each in a fresh process as a user's restart is, with the folder remembered in the
 settings. Each restart reports the time from the start of the window (before the MainWindow is made) to the
 full listing on screen (goal: ≤ 1 s), and to the refreshed listing that replaces it (nothing changed). The first
@@ -58,7 +59,8 @@ def one_restart(work: Path, docs: int) -> dict:
             "refreshed_s": (refreshed - window_started) if refreshed else None}
 
 
-def prepare(work: Path, docs: int) -> None:
+def prepare(work: Path, docs: int) -> int:
+    """Make the folder (unless it is there: it may be a link to a real one) and read it once; its rows."""
     from bench.gui_stall import make_documents
     from engine.library.tenant import Tenant
 
@@ -67,7 +69,9 @@ def prepare(work: Path, docs: int) -> None:
         make_documents(folder, docs)
     tenant = Tenant(folder, cache_root=work / "cache")
     tenant.refresh()
+    rows = tenant.documents(count=0)["total"]
     tenant.close()
+    return rows
 
 
 def main(argv=None) -> int:
@@ -88,11 +92,11 @@ def main(argv=None) -> int:
         return 0
 
     started = time.perf_counter()
-    prepare(work, args.docs)
-    print(f"{args.docs} documents read once in {time.perf_counter() - started:.1f} s ({work})")
+    rows = prepare(work, args.docs)
+    print(f"{rows} documents read once in {time.perf_counter() - started:.1f} s ({work})")
     runs = []
     for n in range(args.runs):
-        out = subprocess.run([sys.executable, __file__, "--one-restart", "--docs", str(args.docs), "--keep", str(work)],
+        out = subprocess.run([sys.executable, __file__, "--one-restart", "--docs", str(rows), "--keep", str(work)],
                              capture_output=True, text=True, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
         result = json.loads(out.stdout.strip().splitlines()[-1])
         runs.append(result)
