@@ -16,13 +16,13 @@ from engine.results import Listing, ListingEntry, Notice, Skipped
 REVIEW_CODES = frozenset({"OCR_TEXT", "FORMULA_NOT_CACHED", "TRUNCATED", "CONTENT_LIMIT", "OCR_PAGES_SKIPPED"})
 
 
-def listing(tenant: str, summaries: Sequence[dict], warnings: list[Notice], start: int = 0,
-            count: Optional[int] = None, figures: Optional[dict] = None) -> Listing:
+def listing(tenant: str, summaries: Sequence[dict], figures: dict, warnings: list[Notice], start: int = 0,
+            count: Optional[int] = None) -> Listing:
     """The rows of ``summaries`` from ``start`` (``count`` of them, else all) with the totals of all
-    (``figures``: their ``totals`` when the caller kept them)."""
+    (``figures``: their ``totals``, which the tenant keeps between pages)."""
     start = max(0, start)
     end = len(summaries) if count is None else start + max(0, count)
-    return {"tenant": tenant, **(figures or totals(summaries)), "warnings": warnings, "total": len(summaries),
+    return {"tenant": tenant, **figures, "warnings": warnings, "total": len(summaries),
             "documents": [entry(s) for s in summaries[start:end]]}
 
 

@@ -145,8 +145,8 @@ class Tenant:
         """
         acl = self._ready()
         visible = self._visible(acl, principal)
-        return listing.listing(self.folder.name, visible, listing.acl_warnings(acl) + self.take_notices(),
-                               start, count, self._totals(visible))
+        return listing.listing(self.folder.name, visible, self._totals(visible),
+                               listing.acl_warnings(acl) + self.take_notices(), start, count)
 
     def search(self, query: str, limit: int = 10, principal: Optional[str] = None,
                within: Optional[list[str]] = None) -> Search:
