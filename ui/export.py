@@ -79,7 +79,9 @@ def save_html(window, path) -> bool:
 
 
 def _write_whole(path: Path, text: str) -> None:
-    """Write ``text`` beside ``path`` first, then put it in place: no reader ever sees half a file."""
+    """Write ``text`` beside ``path`` first, then put it in place: no reader ever sees half a file.
+    (Not engine.library.state.write_atomic: that one makes the folder private and the file 0600, right for
+    the app's cache, wrong for a file the user saves to share.)"""
     part = path.with_name(f".{path.name}.{os.getpid()}.part")
     try:
         part.write_text(text, encoding="utf-8")

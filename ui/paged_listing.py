@@ -3,9 +3,10 @@
 At 10,000 documents the whole list is about 7 MB: as one answer it would hold
 the pipe (a question's answer waits behind it) and this process's interpreter
 while it is unpickled. Pages of PAGE_ROWS rows cross in pieces of about
-0.4 MB (10,404 rows of the scale bench's folder: 11 pages in 0.13 s; as one
-answer 0.24-0.32 s, the engine keeps the totals every page carries). A list that changed between two pages (a refresh indexing
-meanwhile) is fetched again; after ATTEMPTS it is taken whole in one answer.
+0.4 MB (10,404 rows of the scale bench's folder: 11 pages in 0.13 s, against
+0.24-0.32 s as one answer; the engine keeps the totals every page carries).
+A list that changed between two pages (a refresh indexing meanwhile) is
+fetched again; after ATTEMPTS it is taken whole in one answer.
 """
 from __future__ import annotations
 
