@@ -38,7 +38,7 @@ from engine.answer.extract import scored_lines  # noqa: E402
 from tests.corpus import squash  # noqa: E402
 
 TOP = 30            # candidate lines per question kept as rows
-FEATURES = ("covered", "in_line", "in_near", "in_context", "in_chunk", "in_head", "numbers_missing", "cue",
+FEATURES = ("covered", "in_line", "in_near", "in_after", "in_context", "in_chunk", "in_head", "numbers_missing", "cue",
             "field", "echo", "ocr", "rank", "long", "length", "row", "cues_asked", "cues_full", "search")
 L2 = 1e-2
 

@@ -111,6 +111,19 @@ def test_the_document_the_question_names_wins_a_tie():
     assert choose_lines(question, hits) == []      # without the opening line "C반 기말고사": too little
 
 
+def test_a_line_gains_from_the_line_after_it_that_goes_on_about_what_it_names():
+    # the answer names the album; the next sentence says what the question asks of it
+    text = ("여자친구는 2016년에 세 번째 미니앨범을 냈다.\n"
+            "여자친구는 2015년에 첫 미니앨범 《Season of Glass》를 냈다.\n"
+            "이 앨범의 타이틀 곡 유리구슬은 큰 인기를 얻었다.")
+    lines = {l.text: l for l in scoring.rank_lines(analyze("타이틀 곡이 큰 인기를 얻은 여자친구의 첫 미니앨범은?"),
+                                                   [_hit(text, "가.txt")])}
+    first, third = lines["여자친구는 2015년에 첫 미니앨범 《Season of Glass》를 냈다."], lines[
+        "여자친구는 2016년에 세 번째 미니앨범을 냈다."]
+    assert first.features["in_after"] > third.features["in_after"]
+    assert first.score > third.score
+
+
 def test_a_quote_question_may_be_answered_by_the_question_words_themselves():
     hits = [_hit("미주입니다.\n미주 두 번째입니다.", "예제.hwp", "endnote")]
     [best, *_] = choose_lines(analyze("두 번째 미주에는 뭐라고 적혀 있나요?"), hits)

@@ -3,7 +3,7 @@
 A text line is cut after a sentence end and before a list bullet; in text whose lines the page broke
 (PDF, OCR) a full-width line that does not end a sentence runs on into the next. Each ``Line`` keeps
 its quote as the chunk has it and, flattened (engine/korean.flat), what stands around it: its file
-name, title, headings and table header, the lines just before it, the rest of its chunk.
+name, title, headings and table header, the lines just before and after it, the rest of its chunk.
 """
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ class Line:
     near: str           # the normalised lines just before it in the chunk
     chunk: str          # the normalised text of the whole chunk
     prior: str = ""     # the line just before it in the chunk, as written
+    after: str = ""     # the normalised line just after it in the chunk
     score: float = 0.0
     features: dict = field(default_factory=dict)   # what the score is made of (scoring._score)
 
@@ -101,5 +102,5 @@ def candidate_lines(hit: dict, rank: int) -> list[Line]:
     texts = split_lines(hit["text"], wrapped)
     flats = [flat(text) for text in texts]
     return [Line(text, hit, rank, flats[i], context, shared, header, "".join(flats[max(0, i - NEAR_LINES):i]), chunk,
-                 texts[i - 1] if i else "")
+                 texts[i - 1] if i else "", flats[i + 1] if i + 1 < len(flats) else "")
             for i, text in enumerate(texts)]

@@ -1,7 +1,7 @@
 """How well a candidate line answers a question: the share of the question's weighted terms it holds.
 
 The line itself counts fully; its file name, title, heading path, table caption and header, the
-lines just before it, the rest of its chunk and the way its document names itself (file name,
+lines just before and just after it, the rest of its chunk and the way its document names itself (file name,
 title, opening lines) count in part. A term's weight is higher the fewer candidate lines hold it;
 words for the document itself ("파일", "본문") weigh little, a verb's stem only adds (it is not missed
 when absent), and a question word that names the kind of answer ("원인", "날짜") counts as found
@@ -24,7 +24,8 @@ from engine.korean import flat
 
 # Credit for a term found outside the line: in its file name, title, headings, table caption or header …
 CONTEXT_CREDIT = 0.7
-# … in the lines just before it (a heading, a lead-in) …
+# … in the lines just before it (a heading, a lead-in) or the line just after it (which goes on
+# about what the line names: "…《Season of Glass》를 발매하였다. 타이틀 곡은 …") …
 NEAR_CREDIT = 0.6
 # … and elsewhere in the same chunk; a compound term of which only some morphemes are found
 # earns this share of the credit.
@@ -139,7 +140,7 @@ def _score(question: Question, weights: dict[str, float], line: Line, hits: int,
     texts the line shares with its chunk (its context, title and header, the chunk's text). What the
     score is made of is kept in ``line.features`` (bench/fit_picker.py learns weights for them)."""
     total = sum(weights[term.text] for term in question.terms if not term.verb)   # a verb only adds
-    parts = dict.fromkeys(("line", "near", "context", "chunk", "head"), 0.0)
+    parts = dict.fromkeys(("line", "near", "after", "context", "chunk", "head"), 0.0)
     coverage = 0.0
     cues = line_cues(question, line.text, line.header)
     strong = full_cues(cues)
@@ -147,10 +148,11 @@ def _score(question: Question, weights: dict[str, float], line: Line, hits: int,
         # a line repeating the document's title or its table's header (the title line, the header
         # row) gains nothing by it; one repeating its section heading does
         found = {"line": _credit(term, line.flat) if of_chunk(term, line.shared) < 1.0 else 0.0,
-                 "near": _credit(term, line.near), "context": of_chunk(term, line.context),
+                 "near": _credit(term, line.near), "after": _credit(term, line.after),
+                 "context": of_chunk(term, line.context),
                  "chunk": of_chunk(term, line.chunk), "head": in_head.get((line.hit["filename"], term.text), 0.0)}
-        credit = max(found["line"], NEAR_CREDIT * found["near"], CONTEXT_CREDIT * found["context"],
-                     CHUNK_CREDIT * found["chunk"], found["head"],
+        credit = max(found["line"], NEAR_CREDIT * max(found["near"], found["after"]),
+                     CONTEXT_CREDIT * found["context"], CHUNK_CREDIT * found["chunk"], found["head"],
                      1.0 if term.asks in strong else 0.0)   # "원인" and a line saying why
         coverage += weights[term.text] * credit
         for name, value in found.items():
