@@ -201,3 +201,22 @@ def test_cues_ignore_numbers_counted_like_the_question_and_count_spans():
     span = analyze("하자보수 기간은 얼마나 되나요?")
     assert "amount" in full_cues(line_cues(span, "하자보수기간은 준공검사 완료 후 1년으로 한다."))
     assert "amount" not in full_cues(line_cues(span, "‘24년 하자보수 실적"))
+
+
+def test_a_table_row_comes_with_its_header_and_the_cell_the_question_names_is_the_answer(tenant):
+    result = answer(tenant, "2024년 강북권 예상 관객 수는 몇 명인가요?")
+    [line, *_] = result["lines"]
+    assert line["text"] == "2024년 | 1,500 | 1,100"
+    assert line["table"] == {"header": ["구분", "강남권", "강북권"], "cells": ["2024년", "1,500", "1,100"]}
+    start, end = line["answer_span"]
+    assert line["text"][start:end] == "1,100"        # under 강북권, not the first number of the row
+    prose = answer(tenant, "가을 음악회 제안서는 어느 기관 어느 부서에 제출하나요?")["lines"][0]
+    assert prose["table"] is None
+
+
+def test_a_pdf_table_row_is_a_line_of_its_own():
+    # a PDF's table rows are equally wide: they are not page-wrapped lines running on into each other
+    rows = "구분 | 지원 금액 | 선정 규모\n예비 창업 | 최대 1천만 원 | 20개 팀\n초기 창업 | 최대 3천만 원 | 10개 기업"
+    hit = _hit(rows, "공고.pdf", "table", extractors=["pymupdf"])
+    [best, *_] = choose_lines(analyze("초기 창업 지원 금액은 얼마인가?"), [hit])
+    assert best.text == "초기 창업 | 최대 3천만 원 | 10개 기업"

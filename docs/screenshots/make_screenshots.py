@@ -9,11 +9,6 @@ answer_not_found.png · single_file_drop.png (one file dropped: it goes to "개�
 restart_cached_list.png (a restart: the saved list on screen before the engine process has answered) ·
 window_1366x768_125pct.png (the same laptop at 125 % scaling, in a process of its own: Qt's scale is per process).
 Cache and settings go to a temporary folder; nothing is written in resources/sample/.
-
-Table answers: the answer picker gives a table-row line its ``table`` (header and cells) and ``answer_span``. An
-answer made before the picker had them is given them here the way the picker does — the cited row of the cited
-table chunk under its header row, the cell under the header the question names in bold — so the picture shows
-the window's rendering either way; with the picker's own fields the script shows them as they come.
 """
 from __future__ import annotations
 
@@ -31,30 +26,10 @@ PDF_QUESTION = "신청 기간은 언제인가?"
 LLM_REPLY = "신청 기간은 2026년 3월 2일부터 3월 27일까지입니다 [1]. 지원 예산은 70억 원입니다 [1]."
 HWP_QUESTION = "접대비 해당 여부는 무엇으로 판단하나요?"
 LOCKED_DOCUMENT = "문서보안_잠긴문서.hwp"
-TABLE_QUESTION = ("초기 창업 지원 금액은 얼마인가?", "초기 창업", "지원 금액")   # question, row, column asked for
-XLSX_QUESTION = ("사업비 집행현황에서 창업 교육 집행액은?", "창업 교육", "집행액")
+TABLE_QUESTION = "초기 창업 지원 금액은 얼마인가?"        # a table row under its header, the cell asked for in bold
+XLSX_QUESTION = "사업비 집행현황에서 창업 교육 집행액은?"
 NOT_FOUND_QUESTION = "주차장 이용 요금은 얼마인가?"
 LAPTOP = (1366, 728)        # 1366×768 less the taskbar
-
-
-def with_table_fields(tenant, answer: dict, row_word: str, column_word: str) -> dict:
-    """The picker's table/answer_span for the answer's first line, when the answer came without them."""
-    if not answer.get("lines") or "table" in answer["lines"][0]:
-        return answer
-    citation = answer["citations"][0]
-    chunk = tenant.chunk(citation["filename"], citation["chunk_id"])
-    rows = [r for r in (chunk.text.splitlines() if chunk else []) if " | " in r]
-    row = next((r for r in rows[1:] if r.startswith(row_word)), None)
-    if not rows or row is None:
-        return answer
-    header, cells = rows[0].split(" | "), row.split(" | ")
-    column = next((i for i, h in enumerate(header) if column_word in h), None)
-    span = None
-    if column is not None and column < len(cells):
-        start = row.index(cells[column], len(" | ".join(cells[:column])))
-        span = [start, start + len(cells[column])]
-    line = dict(answer["lines"][0], text=row, table={"header": header, "cells": cells}, answer_span=span)
-    return dict(answer, lines=[line], text=row)
 
 
 def wait(app, condition, timeout_s: float = 300.0) -> None:
@@ -161,13 +136,9 @@ def shoot_office_worker(app, window, key, ask, work: Path) -> None:
     window.tenants.select(key)
     ask(PDF_QUESTION, ".pdf")
     window.grab().save(str(HERE / "window_1366x768.png"))
-    tenant = window.service.tenant(key)
-    for (question, row, column), name, suffix in ((TABLE_QUESTION, "answer_table.png", ".pdf"),
-                                                  (XLSX_QUESTION, "answer_xlsx.png", ".xlsx")):
+    for question, name, suffix in ((TABLE_QUESTION, "answer_table.png", ".pdf"),
+                                   (XLSX_QUESTION, "answer_xlsx.png", ".xlsx")):
         ask(question, suffix)
-        window.answer = with_table_fields(tenant, window.answer, row, column)
-        window.answer_panel.show_answer(window.answer, skipped_in_full=False)
-        wait(app, lambda: True)
         window.grab().save(str(HERE / name))
     window.answer_panel.question.setText(NOT_FOUND_QUESTION)
     window.answer_panel.question.returnPressed.emit()

@@ -21,7 +21,7 @@ from engine import wording
 from engine.answer.choice import choose_lines
 from engine.answer.citations import citation
 from engine.answer.documents import Documents
-from engine.answer.lines import Line
+from engine.answer.lines import Line, table_row
 from engine.answer.question_cues import analyze
 from engine.answer.scoring import rank_lines
 from engine.answer.span import answer_span
@@ -64,7 +64,9 @@ def answer(tenant, question: str, limit: int = 5, principal: Optional[str] = Non
         return _refused(result, "NO_EVIDENCE")
     for n, line in enumerate(chosen, 1):
         result["citations"].append(citation(documents, n, line))
-        result["lines"].append({"text": line.text, "citations": [n], "answer_span": answer_span(q, line.text)})
+        table = table_row(line)
+        result["lines"].append({"text": line.text, "citations": [n], "answer_span": answer_span(q, line.text, table),
+                                "table": table})
     result["answered"] = True
     result["text"] = "\n".join(line.text for line in chosen)
     if document is None and THIS_DOCUMENT.search(question):

@@ -8,8 +8,11 @@ name, title, headings and table header, the lines just before and after it, the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Optional
 
 from engine.korean import ENDS_SENTENCE, LINE_BREAK, LIST_MARKER, flat, one_line
+
+CELL = " | "                # how a table chunk joins the cells of a row
 
 NEAR_LINES = 2              # the lines just before a line that count as its lead-in
 LONG_LINE = 250             # characters: a longer line is long (scoring), and a wrapped line stops growing
@@ -98,9 +101,22 @@ def candidate_lines(hit: dict, rank: int) -> list[Line]:
     shared = flat(" ".join([hit.get("filename") or "", *(hit.get("path") or []), header]))
     context = shared + flat(" ".join(hit.get("outline") or []))
     chunk = flat(hit["text"])
-    wrapped = any(x in WRAPPED_EXTRACTORS for x in hit.get("extractors") or [])
+    # a table's rows are its lines, whatever their width (a PDF's rows are as wide as each other)
+    wrapped = not table and any(x in WRAPPED_EXTRACTORS for x in hit.get("extractors") or [])
     texts = split_lines(hit["text"], wrapped)
     flats = [flat(text) for text in texts]
     return [Line(text, hit, rank, flats[i], context, shared, header, "".join(flats[max(0, i - NEAR_LINES):i]), chunk,
                  texts[i - 1] if i else "", flats[i + 1] if i + 1 < len(flats) else "")
             for i, text in enumerate(texts)]
+
+
+def table_row(line: Line) -> Optional[dict]:
+    """A table row's cells under its table's first row (``{"header": [...], "cells": [...]}``), or None: for a
+    line that is not a row of a table chunk, is that first row itself, or has another number of cells (merged
+    cells: which header stands over which cell is then unknown)."""
+    rows = line.hit["text"].split("\n")
+    if line.hit.get("kind") != "table" or len(rows) < 2 or line.quote == rows[0] or CELL not in line.quote:
+        return None
+    header = [one_line(cell) for cell in rows[0].split(CELL)]
+    cells = [one_line(cell) for cell in line.quote.split(CELL)]
+    return {"header": header, "cells": cells} if len(header) == len(cells) else None

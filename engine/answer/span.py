@@ -1,8 +1,9 @@
 """The answering phrase of a quoted line: where, inside the verbatim quote, the answer itself stands.
 
 The window and the evidence page show it in bold (``answer_span``: [start, end] in the line's text,
-or None). A form field's answer is its value ("제출장소: 강북구청 문화관광체육과" → the part after the
-colon); otherwise it is the first phrase of the kind the question asks for — a full date, an amount
+or None). A table row's answer is the cell under the column the question names ("개똥이의 수학 점수는?"
+→ the cell under 수학); a form field's answer is its value ("제출장소: 강북구청 문화관광체육과" → the part
+after the colon); otherwise it is the first phrase of the kind the question asks for — a full date, an amount
 with its unit, a name, a place, a law article — that is not the question's own words. The quote
 itself is never changed; a line with no such phrase has no span.
 """
@@ -12,6 +13,7 @@ import re
 from typing import Optional
 
 from engine.answer.question_cues import CUES, Question, field_parts
+from engine.korean import flat
 
 # The kinds whose phrase is a span of its own (a definition or a yes/no ruling is the whole line).
 SPAN_KINDS = ("when", "amount", "who", "where", "law")
@@ -21,8 +23,12 @@ _EDGES = " \t,.;:·|()[]{}<>\"'“”‘’「」『』"
 _RUNS_ON = re.compile(r"\s*(?:\([^)]{1,3}\))?\s*(?:부터|~|∼|～|-)[^.。\n]{0,40}?까지")
 
 
-def answer_span(question: Question, text: str) -> Optional[list[int]]:
-    """[start, end] of the phrase of ``text`` that answers ``question``, or None."""
+def answer_span(question: Question, text: str, table: Optional[dict] = None) -> Optional[list[int]]:
+    """[start, end] of the phrase of ``text`` that answers ``question``, or None; ``table`` is the line's
+    header and cells when it is a table row (lines.table_row)."""
+    cell = _addressed_cell(question, text, table) if table else None
+    if cell is not None:
+        return cell
     label, value = field_parts(text)
     if label and value.strip():
         at = text.rfind(value)
@@ -42,6 +48,26 @@ def answer_span(question: Question, text: str) -> Optional[list[int]]:
                 span = _trimmed(text, found.start(), end)
                 if span is not None:
                     return span
+    return None
+
+
+def _addressed_cell(question: Question, text: str, table: dict) -> Optional[list[int]]:
+    """Where in ``text`` the one cell stands whose column header (not the first, the rows' labels) holds a
+    word of the question that the row itself does not; None when no header or several do."""
+    words = [flat(t.text) for t in question.terms if not t.verb]
+    row = flat(text)
+    columns = [j for j, head in enumerate(table["header"]) if j and any(
+        w and w in flat(head) and w not in row for w in words)]
+    if len(columns) != 1 or not table["cells"][columns[0]].strip():
+        return None
+    at = 0
+    for j, cell in enumerate(table["cells"]):
+        found = text.find(cell, at)
+        if found < 0:
+            return None
+        if j == columns[0]:
+            return _trimmed(text, found, found + len(cell))
+        at = found + len(cell)
     return None
 
 
