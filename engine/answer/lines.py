@@ -1,7 +1,7 @@
 """A hit's text cut into candidate answer lines: sentences, list items and table rows, exactly as written.
 
 A text line is cut after a sentence end and before a list bullet; in text whose lines the page broke
-(PDF, OCR) a full-width line that does not end a sentence runs on into the next. Each ``Line`` keeps
+(PDF, OCR; not a table's rows) a full-width line that does not end a sentence runs on into the next. Each ``Line`` keeps
 its quote as the chunk has it and, flattened (engine/korean.flat), what stands around it: its file
 name, title, headings and table header, the lines just before and after it, the rest of its chunk.
 """
