@@ -10,6 +10,7 @@ import pytest
 from engine.answer import extract, scoring
 from engine.answer.choice import choose_lines
 from engine.answer.extract import answer
+from engine.answer.lines import table_row
 from engine.library.tenant import Tenant
 from engine.answer.question_cues import analyze, field_weight, full_cues, line_cues
 
@@ -220,3 +221,15 @@ def test_a_pdf_table_row_is_a_line_of_its_own():
     hit = _hit(rows, "공고.pdf", "table", extractors=["pymupdf"])
     [best, *_] = choose_lines(analyze("초기 창업 지원 금액은 얼마인가?"), [hit])
     assert best.text == "초기 창업 | 최대 3천만 원 | 10개 기업"
+
+
+def test_a_table_row_is_not_put_under_headers_when_a_row_left_out_an_empty_cell():
+    # "강남권" is empty in the 2023 row: the chunk left it out, so "900" would stand under the wrong header
+    rows = "구분 | 강남권 | 강북권\n2023년 | 900\n2024년 | 1,500 | 1,100\n합계"
+    [line, *_] = [l for l in scoring.rank_lines(analyze("2024년 강북권은?"), [_hit(rows, "가.hwp", "table")])
+                  if l.text.startswith("2024년")]
+    assert table_row(line) is None
+    whole = "구분 | 강남권 | 강북권\n2023년 | 1,200 | 900\n2024년 | 1,500 | 1,100\n합계"   # a label row alone is fine
+    [line, *_] = [l for l in scoring.rank_lines(analyze("2024년 강북권은?"), [_hit(whole, "가.hwp", "table")])
+                  if l.text.startswith("2024년")]
+    assert table_row(line) == {"header": ["구분", "강남권", "강북권"], "cells": ["2024년", "1,500", "1,100"]}
