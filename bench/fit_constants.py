@@ -42,8 +42,7 @@ import answers as bench  # noqa: E402  (the sets, their folders and judges)
 import fit_threshold  # noqa: E402  (the unanswerable tuning sets)
 from engine.answer import scoring  # noqa: E402
 from engine.answer.choice import choose_lines  # noqa: E402
-from engine.answer.documents import Documents  # noqa: E402
-from engine.answer.extract import SEARCH_HITS  # noqa: E402
+from engine.answer.extract import looked_at  # noqa: E402
 from engine.answer.question_cues import analyze  # noqa: E402
 from engine.library.tenant import Tenant  # noqa: E402
 
@@ -62,10 +61,9 @@ def prepare(tenant, questions: list[dict], source: str) -> list[dict]:
     """Each question's analysis and search hits (with its documents' other chunks), read once."""
     out = []
     for q in questions:
-        found = tenant.search(q["question"], limit=max(LIMIT, SEARCH_HITS))
-        hits, heads = Documents(tenant, None).expanded(found["hits"]) if found["hits"] else ([], {})
+        hits, heads, ranked = looked_at(tenant, q["question"], LIMIT)
         out.append({"q": q, "source": source, "analysis": analyze(q["question"]), "hits": hits, "heads": heads,
-                    "ranked": min(LIMIT, len(found["hits"]))})
+                    "ranked": ranked})
     return out
 
 
@@ -88,8 +86,7 @@ def unanswerable(work: Path) -> list[tuple[str, Path, list[dict]]]:
 
 def _outcome(item: dict) -> tuple[str, float, int]:
     """(source, right 0/1, answer length) of one prepared question under the constants now set."""
-    chosen = choose_lines(item["analysis"], item["hits"], ranked=item["ranked"], heads=item["heads"]) \
-        if item["hits"] else []
+    chosen = choose_lines(item["analysis"], item["hits"], ranked=item["ranked"], heads=item["heads"])
     text = "\n".join(line.text for line in chosen)
     result = {"answered": bool(chosen), "text": text, "lines": [{"text": line.text} for line in chosen]}
     if item["source"] == "korquad":

@@ -77,9 +77,16 @@ def answer(tenant, question: str, limit: int = 5, principal: Optional[str] = Non
 def scored_lines(tenant, question: str, limit: int = 5, principal: Optional[str] = None) -> list[Line]:
     """Every candidate line for ``question`` from the whole folder, scored, best first, no line refused:
     what ``THRESHOLD`` is chosen over (bench/fit_threshold.py)."""
+    hits, heads, ranked = looked_at(tenant, question, limit, principal)
+    return rank_lines(analyze(question), hits, ranked, heads)
+
+
+def looked_at(tenant, question: str, limit: int = 5, principal: Optional[str] = None) -> tuple[list[dict], dict, int]:
+    """What an answer from the whole folder looks at: the search hits and their documents' other chunks,
+    how those documents name themselves, and how many of the hits are ranked search results."""
     found = tenant.search(question, limit=max(limit, SEARCH_HITS), principal=principal)
     hits, heads = Documents(tenant, principal).expanded(found["hits"])
-    return rank_lines(analyze(question), hits, min(limit, len(found["hits"])), heads)
+    return hits, heads, min(limit, len(found["hits"]))
 
 
 def _refused(result: dict, code: str) -> dict:
