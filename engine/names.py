@@ -10,9 +10,12 @@ Shown with control and bidirectional-formatting characters escaped
 """
 from __future__ import annotations
 
+import re
 import sys
 import unicodedata
 
+_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}$")
+_FOLDER_MARK = re.compile(r"^(?:\./)+")
 # bidirectional formatting characters (Unicode's Bidi_Control) and the invisible marks that act like them
 _BIDI = {0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
 
@@ -21,6 +24,15 @@ def name_key(name: str) -> str:
     """``name`` as names are compared: NFC, and case-folded on Windows."""
     key = unicodedata.normalize("NFC", name)
     return key.casefold() if sys.platform == "win32" else key
+
+
+def loose_keys(name: str) -> tuple[str, str, str, str]:
+    """The forms a person may write a folder's file name in, strictest first: its path in the folder
+    ("\\" for "/" and a leading "./" aside), that without its extension, its last part, that without
+    its extension."""
+    path = _FOLDER_MARK.sub("", name_key(name.strip().replace("\\", "/")))
+    last = path.rpartition("/")[2]
+    return path, _EXTENSION.sub("", path), last, _EXTENSION.sub("", last)
 
 
 def shown_name(name: str) -> str:

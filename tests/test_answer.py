@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+import unicodedata
 
 import docx
 import pymupdf
@@ -176,6 +177,28 @@ def test_a_question_scoped_to_one_document_answers_only_from_it(tenant):
     missing = answer(tenant, "언제까지 신청해야 하나요?", document="없는문서.hwp")
     assert missing["answered"] is False and missing["reason"] == "NO_DOCUMENT"
     assert missing["reason_text"] == wording.evidence_text("NO_DOCUMENT")
+
+
+@pytest.mark.parametrize("written", ["안내", "안내.PDF", "./안내.pdf", "안내.pdf", "{folder}/안내.pdf",
+                                     unicodedata.normalize("NFD", "안내.pdf")])
+def test_a_scope_written_another_way_finds_the_one_document_it_names(tenant, written):
+    result = answer(tenant, "사업 문의는 어디서 받나요?", document=written.format(folder=tenant.folder))
+    assert result["answered"] is True and result["document"] == "안내.pdf"
+    assert {c["filename"] for c in result["citations"]} == {"안내.pdf"}
+
+
+def test_a_scope_that_fits_several_documents_or_none_is_refused(tmp_path):
+    folder = tmp_path / "을"
+    for name in ("가/공고.docx", "나/공고.docx"):
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(_docx_bytes())
+    both = Tenant(folder, cache_root=tmp_path / "cache", workers=1)
+    both.refresh()
+    assert answer(both, "언제까지 신청해야 하나요?", document="나/공고")["document"] == "나/공고.docx"
+    for written in ("공고", "공고.docx", "다/공고.docx", "/다른/폴더/나/공고.docx"):
+        result = answer(both, "언제까지 신청해야 하나요?", document=written)
+        assert result["answered"] is False and result["reason"] == "NO_DOCUMENT", written
+    both.close()
 
 
 def test_a_question_about_this_document_names_the_one_it_was_answered_from(tenant):

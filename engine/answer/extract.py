@@ -36,11 +36,14 @@ THIS_DOCUMENT = re.compile(r"(?:^|\s)(?:이|본|해당)\s*(?:문서|보도자료
 def answer(tenant, question: str, limit: int = 5, principal: Optional[str] = None,
            document: Optional[str] = None) -> dict:
     """Answer ``question`` from ``tenant``'s documents with quoted, cited lines (see module doc); only
-    from ``document`` (a file name as the document list shows it) when it is given.
+    from ``document`` when it is given (a file name as the document list shows it, or one that names
+    only it: ``Tenant.named``).
 
     ``SEARCH_HITS`` hits (at least ``limit``) are looked at; the first ``limit`` earn the rank bonus.
     The lines of one answer come from one document; a question about "이 문서" (이 보도자료, 이 공고 …)
     asked of the whole folder names the document it was answered from."""
+    if document is not None:   # as the document list shows it, however the asker wrote it
+        document = tenant.named(document, principal) or document
     within = [document] if document is not None else None
     found = tenant.search(question, limit=max(limit, SEARCH_HITS), principal=principal, within=within)
     documents = Documents(tenant, principal)

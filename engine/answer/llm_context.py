@@ -25,6 +25,8 @@ def context(tenant, query: str, budget: int = DEFAULT_BUDGET, limit: int = 10,
     """The numbered evidence for ``query`` in at most ``budget`` characters (max 40,000); only from
     ``document`` when it is given."""
     budget = max(0, min(int(budget), MAX_BUDGET))
+    if document is not None:
+        document = tenant.named(document, principal) or document
     found = tenant.search(query, limit=limit, principal=principal,
                           within=[document] if document is not None else None)
     parts: list[str] = []

@@ -38,7 +38,7 @@ from engine.library.unpack import drop_unpacked, unpacked
 from engine.library.workers import FILE_TIMEOUT_S
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import Document, Structure, Warning
-from engine.names import name_key
+from engine.names import loose_keys, name_key
 from engine.private import Removed, private_dir, remove
 from engine.read import memguard
 from engine.read.failures import unreadable
@@ -204,6 +204,26 @@ class Tenant:
                 return read(self.indexes.get(group))
 
     # ---- one document ----------------------------------------------------
+    def named(self, name: str, principal: Optional[str] = None) -> Optional[str]:
+        """The file name, as the document list shows it, of the one document ``principal`` may see that
+        ``name`` names: as listed or in another normal form, as a path into the folder, without the
+        extension or the subfolders, in other letter case (``names.loose_keys``, strictest first). None
+        when none fits, or several fit equally well."""
+        path = Path(name.strip())
+        if path.is_absolute():
+            try:
+                name = path.resolve().relative_to(self.folder.resolve()).as_posix()
+            except ValueError:
+                return None
+        written = loose_keys(name)[0]
+        visible = [(s["filename"], loose_keys(s["filename"])) for s in self._visible(self._ready(), principal)]
+        for fold in (str, str.casefold):
+            for form in range(4):
+                fits = [shown for shown, keys in visible if fold(keys[form]) == fold(written)]
+                if fits:
+                    return fits[0] if len(fits) == 1 else None
+        return None
+
     def document(self, filename: str) -> Optional[Document]:
         """The full parsed Document named ``filename`` (from the parse cache)."""
         item = self._parsed(filename)
