@@ -24,6 +24,13 @@
     against the original's snippet, side by side with the original wording.
     Never tuned on.
 
+(d) **Office documents gathered apart** (``--office DIR``, not in the default sets): real public
+    documents outside the shared corpus (``DIR/docs/``, where they came from in ``DIR/SOURCES.tsv``)
+    with questions written over them without running the engine (``DIR/questions.jsonl``, shaped like
+    the shared ones; ``"scoped": true`` for an "이 문서 …" question, asked with that document as its
+    scope). One tenant of all their documents; split by document (every other one, by name, in each
+    DIR) into a tuning and a reported half, no-answer questions alternating. Judged as (b).
+
 Answer time p50/p95 is printed per set (the machine is shared: compare runs side
 by side, not against figures of another day). ``--cache`` keeps the parse cache
 and indexes between runs; ``--records`` writes one JSON line per question.
@@ -63,7 +70,7 @@ TUNING_FILES = frozenset((
     "pyhwp_viewtext_distribution.hwp",
 ))
 SETS = ("korquad", "corpus", "rewording")
-OPTIONAL_SETS = ("korquad_tuning",)
+OPTIONAL_SETS = ("korquad_tuning", "office")
 TUNING_SEED = 13
 
 
@@ -98,6 +105,27 @@ def rewording_questions(originals: list[dict]) -> list[dict]:
         out.append({**original, "question": row["question"], "original": original["question"]})
     if stale:
         print(f"[answers] {stale} rewordings left out: their original question changed", file=sys.stderr)
+    return out
+
+
+def office_questions(dirs: list[Path]) -> list[dict]:
+    """The questions of each office DIR, each with ``half``, its ``document`` scope when scoped, and
+    ``docs`` (the folder its file is in)."""
+    out, unanswerable = [], 0
+    for folder in dirs:
+        names = sorted(p.name for p in (folder / "docs").iterdir() if p.is_file())
+        half_of = {name: ("tuning", "reported")[i % 2] for i, name in enumerate(names)}
+        for n, line in enumerate((folder / "questions.jsonl").read_text(encoding="utf-8").splitlines()):
+            if not line.strip():
+                continue
+            row = {**json.loads(line), "n": f"{folder.name}:{n}"}
+            if row.get("answer_snippet"):
+                row["half"] = half_of.get(row.get("file"), "reported")
+            else:
+                row["half"] = "reported" if unanswerable % 2 == 0 else "tuning"
+                unanswerable += 1
+            row["document"] = row["file"] if row.get("scoped") and row.get("file") else None
+            out.append(row)
     return out
 
 
@@ -161,6 +189,14 @@ def corpus_tenant(base: Path, cache: Path) -> Tenant:
     return tenant
 
 
+def office_tenant(base: Path, cache: Path, dirs: list[Path]) -> Tenant:
+    """One refreshed tenant of copies of every office DIR's documents."""
+    files = [p for folder in dirs for p in sorted((folder / "docs").iterdir()) if p.is_file()]
+    tenant = Tenant(copied_folder(base / "office", files), cache_root=cache / "office")
+    tenant.refresh()
+    return tenant
+
+
 # ---- judging ---------------------------------------------------------------------------------
 def norm(text: str) -> str:
     """The shared KorQuAD runner's normalisation: NFKC, case folded, no whitespace."""
@@ -192,14 +228,15 @@ def run(tenant: Tenant, questions: list[dict], judge_one, limit: int, records: l
     verdicts, times = [], []
     for q in questions:
         started = time.perf_counter()
-        result = answer(tenant, q["question"], limit=limit)
+        result = answer(tenant, q["question"], limit=limit, document=q.get("document"))
         times.append(time.perf_counter() - started)
         verdict = judge_one(q, result)
         verdicts.append({"verdict": verdict, "length": len(result["text"]) if result["answered"] else None,
                          "half": q.get("half")})
         records.append({"set": name, "question": q["question"], "verdict": verdict, "text": result["text"],
                         "files": [c["filename"] for c in result["citations"]], "reason": result["reason"],
-                        "half": q.get("half"), "id": q.get("id", q.get("n"))})
+                        "half": q.get("half"), "id": q.get("id", q.get("n")), "kind": q.get("kind"),
+                        "want": q.get("answer_snippet") or q.get("answer"), "document": q.get("document")})
         if show and not _right(verdict):
             want = q.get("answer") or q.get("answer_snippet")
             print(f"{name:9} {verdict}  {q['question']}\n{'':9} want: {want}")
@@ -258,11 +295,15 @@ def main() -> int:
     parser.add_argument("--build-dir", type=Path, default=DEFAULT_BUILD,
                         help="where the shared KorQuAD build step writes the articles (under /tmp)")
     parser.add_argument("--cache", type=Path, help="parse cache and indexes kept between runs (default: a temp dir)")
+    parser.add_argument("--office", type=Path, action="append", default=[],
+                        help="a folder of office documents (docs/) and questions.jsonl: the office set (d)")
     parser.add_argument("--limit", type=int, default=5, help="search hits the answer ranks first")
     parser.add_argument("--show", action="store_true", help="print every question that was not right")
     parser.add_argument("--records", type=Path, help="write one JSON line per question here")
     args = parser.parse_args()
     sets = [s for s in args.sets.split(",") if s]
+    if args.office and "office" not in sets:
+        sets.append("office")
     records: list[dict] = []
     report: list[str] = []
     with tempfile.TemporaryDirectory(prefix="noda_answers_") as tmp:
@@ -308,6 +349,20 @@ def main() -> int:
                     report.append(f"    {half or 'all':9} reworded {_corpus_cell(corpus_counts(reworded, half))}")
                     report.append(f"    {'':9} original {_corpus_cell(corpus_counts(verdicts, half))}")
                 report.append(f"    answer time p50 / p95 (s) {_times(rtimes):>12}")
+        if "office" in sets and args.office:
+            started = time.perf_counter()
+            tenant = office_tenant(Path(tmp), cache, args.office)
+            read_s = time.perf_counter() - started
+            questions = office_questions(args.office)
+            verdicts, times = run(tenant, questions, judge, args.limit, records, "office", args.show)
+            tenant.close()
+            report.append(f"(d) office documents gathered apart ({', '.join(map(str, args.office))}; "
+                          f"read in {read_s:.0f} s)")
+            for half in ("reported", "tuning", None):
+                report.append(f"    {half or 'all':9} {_corpus_cell(corpus_counts(verdicts, half))}")
+            scoped = [v for v, q in zip(verdicts, questions) if q["document"]]
+            report.append(f"    scoped    {_corpus_cell(corpus_counts(scoped))}")
+            report.append(f"    answer time p50 / p95 (s) {_times(times):>12}")
     if args.records:
         with open(args.records, "w", encoding="utf-8") as fh:
             for row in records:
