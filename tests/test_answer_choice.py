@@ -233,3 +233,18 @@ def test_a_table_row_is_not_put_under_headers_when_a_row_left_out_an_empty_cell(
     [line, *_] = [l for l in scoring.rank_lines(analyze("2024년 강북권은?"), [_hit(whole, "가.hwp", "table")])
                   if l.text.startswith("2024년")]
     assert table_row(line) == {"header": ["구분", "강남권", "강북권"], "cells": ["2024년", "1,500", "1,100"]}
+
+
+def test_a_number_with_an_ordinal_counter_is_not_found_in_any_number():
+    # "2차" names the second period: the 2 of a date is not it
+    text = "사업기간: 2021. 3. 1. ~ 2023. 2. 28.\n1차: 21.3.1.~21.12.31. / 2차: 22.1.1.~22.12.31."
+    [best, *_] = choose_lines(analyze("예술활동 용역의 2차 기간은 언제인가요?"), [_hit(text, "개요.hwp")])
+    assert best.text.startswith("1차:")
+
+
+def test_the_day_an_act_dates_from_and_a_two_digit_year_date_answer_when():
+    question = analyze("구세 조례 개정안은 언제부터 시행되나요?")
+    assert "when" in full_cues(line_cues(question, "이 조례는 공포한 날부터 시행한다."))
+    assert "when" in full_cues(line_cues(question, "2차: 22.1.1.~22.12.31."))
+    assert "when" not in line_cues(question, "이 조례는 구세의 세목을 정한다.")
+    assert "when" not in line_cues(question, "세율은 0.25.1.5 단위로 정한다")   # not a date

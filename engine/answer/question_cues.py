@@ -63,10 +63,12 @@ KIND_WORDS = {
 ANSWER_KINDS = frozenset("기관 부서 곳 업체 회사 단체 팀 과 장소 지역 나라 사람 분".split())
 _WHICH = frozenset(("어느", "어떤", "무슨"))
 
-# A full date (2023. 10. 21. / 2020년 2월 11일 / 8월 28일); then a month, a clock time, a weekday
-# or a span ("7일 이내").
+# A full date (2023. 10. 21. / 2020년 2월 11일 / 8월 28일 / 22.1.1.) or the day an act dates from ("공포한
+# 날부터"); then a month, a clock time, a weekday or a span ("7일 이내").
 _FULL_DATE = (r"\d{4}\s*[.\-/]\s*\d{1,2}\s*[.\-/]\s*\d{1,2}|\d{1,2}\s*월\s*\d{1,2}\s*일"
-              r"|[’'‘]\d{2}\s*\.\s*\d{1,2}\s*\.\s*\d{1,2}")
+              r"|[’'‘]\d{2}\s*\.\s*\d{1,2}\s*\.\s*\d{1,2}"
+              r"|(?<![0-9.])\d{2}\.\s?(0?[1-9]|1[0-2])\.\s?(0?[1-9]|[12][0-9]|3[01])\.(?![0-9])"   # 22.1.1.
+              r"|(한|된|받은|지난)\s*날\s*(부터|로부터|까지|이후)")    # "공포한 날부터 시행한다"
 _SOME_TIME = (r"\d{4}\s*년\s*\d{1,2}\s*월|\d{1,2}\s*:\s*\d{2}|[(（][월화수목금토일][)）]"
               r"|\d+\s*(일|주|개월|시간|년)\s*(이내|이전|전|후|까지|부터)")
 # A number with its unit (원, 달러, %, 명 …), a written-out amount ("1,250", "12.5") or a number alone

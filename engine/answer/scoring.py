@@ -42,6 +42,7 @@ OCR_PENALTY = 0.03          # machine-read text loses a tie with the same words 
 NUMBER_PENALTY = 0.2        # per number of the question ("12월", "2020년") missing around the line
 RANK_BONUS = 0.05           # the first search hit's lines get this much more than the last's
 LONG_PENALTY = 0.1          # a line longer than LONG_LINE loses up to this much at twice that length
+_ORDINAL_COUNTER = re.compile(r"[0-9](차|분기|조|항|호|단계)$")
 _LETTERS = re.compile(r"[^\W_]")
 _LABEL = re.compile(r"[^\s|:]+\s*:(?=\s*(\||$))")   # a field label with nothing after it
 
@@ -120,10 +121,13 @@ def _weights(terms: list[Term], lines: list[Line]) -> dict[str, float]:
 
 def _number_near(term: Term, text: str) -> bool:
     """Whether flat ``text`` holds a number term: whole, or its number alone — a month or a day only
-    as part of a date ("2010.11"), never a bare count like a table's "12"."""
+    as part of a date ("2010.11"), never a bare count like a table's "12"; one with an ordinal counter
+    ("2차", "3분기") only whole."""
     if _pattern(term.text).search(text):
         return True
     date_part = term.text.endswith(("월", "일"))
+    if _ORDINAL_COUNTER.search(term.text):
+        return False      # "2차", "3분기", "제5조": which one is named by the counter, not by the number
     for part in term.parts:
         if part[:1].isdigit():
             number = re.escape(flat(part))
