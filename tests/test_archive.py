@@ -217,10 +217,11 @@ def test_high_ratio_is_unsafe_only_for_large_members():
     assert read(small)[0].reason == "UNSUPPORTED_FORMAT"
 
 
-def test_unsafe_member_path_refuses_the_whole_archive():
-    data = make_zip({"ok.txt": TEXT, "../../evil.txt": TEXT})
+@pytest.mark.parametrize("name", ["../../evil.txt", "..\\..\\evil.txt", "\\\\server\\share\\x.txt"])
+def test_unsafe_member_path_refuses_the_whole_archive(name):
+    data = make_zip({"ok.txt": TEXT, name: TEXT})
     doc = _unsafe(read(data), "ARCHIVE_UNSAFE_PATH")
-    assert "../../evil.txt" in doc.warnings[0].text
+    assert name.replace("\\", "/") in doc.warnings[0].text
 
 
 def test_nesting_deeper_than_the_limit_is_unsafe():

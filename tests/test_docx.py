@@ -15,6 +15,7 @@ from docx.shared import Inches
 from engine.model import Document
 from engine.read.parse import parse_bytes, parse_document, parse_path
 from tests.corpus import REASON_MATCH, corpus_params, requires_corpus, squash
+from tests.documents import backslashed, docx_bytes
 
 W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
 
@@ -47,6 +48,12 @@ def _rezip(data: bytes, change) -> bytes:
 def _append_body_xml(document, xml: str) -> None:
     body = document.element.body
     body.insert(len(body) - 1, parse_xml(xml))  # before the final sectPr
+
+
+def test_entry_names_with_backslashes_are_read():
+    doc = _read(backslashed(docx_bytes("거꾸로 빗금 문단")))
+    assert doc.readable and doc.source.format == "docx"
+    assert [b.text for b in doc.blocks] == ["거꾸로 빗금 문단"]
 
 
 # ---- real corpus -----------------------------------------------------------

@@ -8,6 +8,7 @@ from functools import lru_cache
 import pytest
 
 from engine.read.parse import parse_path
+from tests.documents import backslashed
 from tests.corpus import REASON_MATCH, corpus_params, requires_corpus, squash
 from tests.test_archive import set_declared_size, set_encrypted
 
@@ -242,6 +243,29 @@ def test_oversized_part_is_refused(tmp_path):
     path = tmp_path / "m.hwpx"
     write_hwpx(path, {"section0.xml": sec(p(t("부풀린 크기")))})
     path.write_bytes(set_declared_size(path.read_bytes(), "Contents/section0.xml", 300 * 1024 * 1024))
+    doc = read_one(str(path))
+    assert not doc.readable and doc.reason == "TOO_LARGE"
+    assert doc.warning_codes() == ["PART_TOO_LARGE"]
+
+
+def test_entry_names_with_backslashes_are_read(tmp_path):
+    path = tmp_path / "o.hwpx"
+    write_hwpx(path, {"section0.xml": sec(p(t("거꾸로 빗금 구역")))}, title="빗금 문서",
+               manifest=f'<odf:manifest xmlns:odf="{ODF}"/>')
+    path.write_bytes(backslashed(path.read_bytes()))
+    assert "Contents\\section0.xml" in zipfile.ZipFile(path).namelist()
+    doc = read_one(str(path))
+    assert doc.readable, doc.reason
+    assert doc.source.format == "hwpx"
+    assert [b.text for b in doc.blocks] == ["거꾸로 빗금 구역"]
+    assert doc.structure.title == "빗금 문서"
+
+
+def test_backslashed_part_still_counts_against_the_limits(tmp_path):
+    path = tmp_path / "o2.hwpx"
+    write_hwpx(path, {"section0.xml": sec(p(t("부풀린 크기")))})
+    data = backslashed(path.read_bytes())
+    path.write_bytes(set_declared_size(data, "Contents\\section0.xml", 300 * 1024 * 1024))
     doc = read_one(str(path))
     assert not doc.readable and doc.reason == "TOO_LARGE"
     assert doc.warning_codes() == ["PART_TOO_LARGE"]

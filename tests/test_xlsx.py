@@ -14,6 +14,7 @@ from engine.model import Document
 from engine.read.formats.xlsx import cell_text, sheet_reference
 from engine.read.parse import parse_bytes, parse_document, parse_path
 from tests.corpus import REASON_MATCH, corpus_params, requires_corpus, squash
+from tests.documents import backslashed
 
 SHEET1 = "xl/worksheets/sheet1.xml"
 
@@ -186,6 +187,14 @@ def test_cell_limit_stops_with_a_warning():
     assert "XLSX_CELL_LIMIT" in doc.warning_codes()
     assert 0 < len(doc.tables[0].cells) <= 50
     assert "읽지 않을 시트" not in doc.all_text()
+
+
+def test_entry_names_with_backslashes_are_read():
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = "거꾸로 빗금 셀"
+    doc = _read(backslashed(_bytes(wb)))
+    assert doc.readable and doc.source.format == "xlsx"
+    assert "거꾸로 빗금 셀" in doc.all_text()
 
 
 def test_empty_workbook_is_empty():

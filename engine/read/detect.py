@@ -9,6 +9,8 @@ import zipfile
 from dataclasses import dataclass
 from typing import Optional
 
+from engine.read.formats.zipsafe import part_name
+
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 HWP3_MAGIC = b"HWP Document File V3.00"
 HWP2_MAGIC = b"HWP Document File V2."
@@ -138,7 +140,7 @@ def _zip_kind(data: bytes) -> str:
     """hwpx, docx, xlsx, pptx or plain zip (also for unreadable zips)."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            names = set(zf.namelist())
+            names = {part_name(n) for n in zf.namelist()}  # '\\' from some Windows tools
             if "mimetype" in names:
                 try:
                     with zf.open("mimetype") as fh:  # never inflate a whole (possibly hostile) member

@@ -22,6 +22,11 @@ warning that names it. A rule about the whole file (total inflated bytes,
 members, nesting depth) is also remembered in ``ExpansionBudget.broken``, so
 the outermost archive is refused as one Document instead of thousands.
 
+Part names are read with '/' separators whatever the file says: some Windows
+tools write ``Contents\\section0.xml``, which the formats' own lookups
+(``Contents/section0.xml``) would otherwise miss. Only the name changes; every
+rule above applies to the part as before.
+
 ``slim_package`` is for readers built on python-docx / python-pptx, which load
 every part of a package into memory: it gives the same package with only its
 XML parts, pictures and other binary parts left empty (never inflated).
@@ -50,6 +55,11 @@ class Refused(ReadFailure):
 
 class MemberTooLarge(Exception):
     """A member yielded more bytes than the cap allows."""
+
+
+def part_name(name: str) -> str:
+    """A ZIP entry name with '/' separators (some Windows tools write '\\')."""
+    return name.replace("\\", "/")
 
 
 def is_xml_part(name: str) -> bool:
@@ -178,6 +188,9 @@ class BudgetZip(zipfile.ZipFile):
         super().__init__(file)
         self.budget = budget
         self.tree = tree
+        for info in self.filelist:           # lookups by name see '/' separators (see the module doc)
+            info.filename = part_name(info.filename)
+        self.NameToInfo = {info.filename: info for info in self.filelist}
 
     def open(self, name, mode="r", pwd=None, *, force_zip64=False):
         if mode != "r":
