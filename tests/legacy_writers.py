@@ -141,25 +141,29 @@ FREE, END, FAT_SECTOR, NO_STREAM = 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD, 0xFFFFFFF
 
 
 def ole_bytes(streams: dict[str, bytes]) -> bytes:
-    """A compound file holding ``streams`` (each padded to at least 4096 bytes)."""
+    """A compound file holding ``streams`` (each padded to at least 4096 bytes); a name with '/'
+    (``BodyText/Section0``) puts the stream in a storage."""
     datas = {name: data.ljust(max(4096, len(data)), b"\0") for name, data in streams.items()}
     runs = [-(-len(d) // SECTOR) for d in datas.values()]
-    dir_sectors = -(-(len(datas) + 1) * 128 // SECTOR)
+    nodes, kids = _ole_tree(list(datas))
+    dir_sectors = -(-len(nodes) * 128 // SECTOR)
     fat_sectors = 1
     while fat_sectors * 128 < fat_sectors + dir_sectors + sum(runs):
         fat_sectors += 1
     fat = [FAT_SECTOR] * fat_sectors
     first_dir = len(fat)
     fat += [len(fat) + i + 1 for i in range(dir_sectors - 1)] + [END]
-    starts = []
-    for run in runs:
-        starts.append(len(fat))
+    starts = {}
+    for name, run in zip(datas, runs):
+        starts[name] = len(fat)
         fat += [len(fat) + i + 1 for i in range(run - 1)] + [END]
     fat += [FREE] * (fat_sectors * 128 - len(fat))
-    entries = [_dir_entry("Root Entry", 5, END, 0, child=1 if datas else NO_STREAM)]
-    for i, (name, data) in enumerate(datas.items(), start=1):
-        entries.append(_dir_entry(name, 2, starts[i - 1], len(data),
-                                  right=i + 1 if i < len(datas) else NO_STREAM))
+    right = {a: b for siblings in kids.values() for a, b in zip(siblings, siblings[1:])}
+    entries = []
+    for i, (name, kind, path) in enumerate(nodes):
+        start, size = (starts[path], len(datas[path])) if kind == 2 else (END if kind == 5 else 0, 0)
+        entries.append(_dir_entry(name, kind, start, size, child=kids[i][0] if kids.get(i) else NO_STREAM,
+                                  right=right.get(i, NO_STREAM)))
     directory = b"".join(entries).ljust(dir_sectors * SECTOR, b"\0")
     header = bytearray(SECTOR)
     header[:8] = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -171,6 +175,22 @@ def ole_bytes(streams: dict[str, bytes]) -> bytes:
     body = struct.pack(f"<{len(fat)}I", *fat) + directory
     body += b"".join(d.ljust(run * SECTOR, b"\0") for d, run in zip(datas.values(), runs))
     return bytes(header) + body
+
+
+def _ole_tree(paths: list[str]) -> tuple[list[tuple[str, int, str]], dict[int, list[int]]]:
+    """Directory entries (name, kind: 5 root, 1 storage, 2 stream; path) and each entry's children."""
+    nodes = [("Root Entry", 5, "")]
+    index = {"": 0}
+    kids: dict[int, list[int]] = {0: []}
+    for path in paths:
+        parts = path.split("/")
+        for depth in range(len(parts)):
+            key, parent = "/".join(parts[:depth + 1]), "/".join(parts[:depth])
+            if key not in index:
+                index[key] = len(nodes)
+                nodes.append((parts[depth], 2 if depth == len(parts) - 1 else 1, key))
+                kids.setdefault(index[parent], []).append(index[key])
+    return nodes, kids
 
 
 def _dir_entry(name: str, kind: int, start: int, size: int, *, child: int = NO_STREAM,

@@ -20,6 +20,7 @@ from engine.read.formats import hwp
 from engine.read.formats.base import DocumentBuilder
 from engine.read.formats.hwp import STUB, preview_image
 from engine.read.formats.hwp.body import SectionReader
+from engine.read.formats.hwp.header import SIGNATURE
 from engine.read.formats.hwp.distribution import decrypt_section, key_from_doc_data, msvc_rand
 from engine.read.formats.hwp.pages import PageCounter
 from engine.read.formats.hwp.records import (BODY_TAGS, CTRL_HEADER, LIST_HEADER, PARA_HEADER, PARA_LINE_SEG,
@@ -29,6 +30,7 @@ from engine.read.formats.hwp.tables import MAX_CELLS
 from engine.read.formats.hwp.text import decode_para_text
 from engine.read.parse import parse_bytes, parse_path
 from tests.corpus import CORPUS, REASON_MATCH, corpus_params, requires_corpus, squash
+from tests.legacy_writers import ole_bytes
 
 HWP_FILES = corpus_params({"hwp"})
 
@@ -449,3 +451,43 @@ def test_distribution_stream_round_trip():
     inflated = zlib.decompressobj(-15).decompress(decrypt_section(stream))
     (only,), _ = read_section(inflated)
     assert only.text == "배포용 본문"
+
+
+# ---------------------------------------------------------------------------
+# whole files built here: pictures and shapes without text
+# ---------------------------------------------------------------------------
+def shape(level: int) -> bytes:
+    """A drawing object ('gso ') anchored in a paragraph, at ``level``."""
+    return rec(CTRL_HEADER, level, b" osg" + bytes(40))
+
+
+def hwp_bytes(section: bytes, **streams: bytes) -> bytes:
+    """An HWP 5.0 file with one compressed body section and any other streams (``BinData__X``:
+    BinData/X). Compressed, as Hangul writes them: the writer pads streams with zeros."""
+    header = SIGNATURE.ljust(32, b"\0") + struct.pack("<II", 0x05000300, 0x1)
+    return ole_bytes({"FileHeader": header.ljust(256, b"\0"), "BodyText/Section0": zlib.compress(section)[2:-4],
+                      **{name.replace("__", "/"): data for name, data in streams.items()}})
+
+
+@pytest.mark.parametrize("data", [
+    hwp_bytes(para(0, "", shape(1))),
+    hwp_bytes(para(0, "", shape(1)), BinData__BIN0001_png=b"\x89PNG\r\n\x1a\n" + bytes(64)),
+    hwp_bytes(para(0, ""), BinData__BIN0001_png=b"\x89PNG\r\n\x1a\n" + bytes(64)),
+    hwp_bytes(para(0, "", table(1, 1, 1, [(0, 0, 1, 1, para(2, "", shape(3)))]))),
+], ids=["shape", "picture", "stored picture only", "picture in a table"])
+def test_pictures_or_shapes_without_text_are_no_text_not_empty(data):
+    doc = parse_bytes(data, "그림.hwp")[0]
+    assert doc.source.format == "hwp"
+    assert not doc.readable and doc.reason == "NO_TEXT"
+    assert "그림" in doc.access.reason_text and "PDF" in doc.access.reason_text
+    assert "빈 파일" not in doc.access.reason_text
+
+
+def test_a_document_with_nothing_in_it_stays_empty():
+    doc = parse_bytes(hwp_bytes(para(0, "")), "빈.hwp")[0]
+    assert not doc.readable and doc.reason == "EMPTY"
+
+
+def test_text_beside_a_shape_is_read():
+    doc = parse_bytes(hwp_bytes(para(0, "그림 옆 글", shape(1))), "글.hwp")[0]
+    assert doc.readable and [b.text for b in doc.blocks] == ["그림 옆 글"]

@@ -271,6 +271,31 @@ def test_backslashed_part_still_counts_against_the_limits(tmp_path):
     assert doc.warning_codes() == ["PART_TOO_LARGE"]
 
 
+PIC = '<hp:run><hp:pic id="1"><hp:img binaryItemIDRef="image1"/></hp:pic></hp:run>'
+RECT = '<hp:run><hp:rect id="2"><hp:shapeComment>사각형입니다.</hp:shapeComment></hp:rect></hp:run>'
+
+
+@pytest.mark.parametrize("body,stored", [
+    (p(PIC), True),
+    (p(RECT), False),
+    (p(tbl(1, 1, tc(0, 0, p(PIC)))), True),
+    (p(t("  ")), True),      # the picture is only stored (e.g. a page background)
+], ids=["picture", "shape", "picture in a table cell", "stored picture only"])
+def test_pictures_or_shapes_without_text_are_no_text_not_empty(tmp_path, body, stored):
+    path = write_hwpx(tmp_path / "그림.hwpx", {"section0.xml": sec(body)})
+    if stored:
+        with zipfile.ZipFile(path, "a") as zf:
+            zf.writestr("BinData/image1.png", b"\x89PNG\r\n\x1a\n" + bytes(64))
+    doc = read_one(path)
+    assert not doc.readable and doc.reason == "NO_TEXT"
+    assert "그림" in doc.access.reason_text and "빈 파일" not in doc.access.reason_text
+
+
+def test_a_document_with_nothing_in_it_stays_empty(tmp_path):
+    doc = read_one(write_hwpx(tmp_path / "빈.hwpx", {"section0.xml": sec(p(t("")), p(tbl(1, 1, tc(0, 0, p()))))}))
+    assert not doc.readable and doc.reason == "EMPTY"
+
+
 def test_zip_encrypted_section_is_password_protected(tmp_path):
     path = tmp_path / "n.hwpx"
     write_hwpx(path, {"section0.xml": sec(p(t("잠긴 구역")))})

@@ -128,7 +128,7 @@ def parse_document(data: bytes, filename: str, *, container_path: Sequence[str] 
                 "PARSER_ERROR", detail=type(exc).__name__)))
         if doc.access.readable and not doc.all_text().strip() and found.format not in (
                 "png", "jpeg", "tiff", "bmp", "gif"):
-            mark_unreadable(doc, "EMPTY")
+            mark_unreadable(doc, "NO_TEXT" if builder.drawn else "EMPTY")   # pictures only: the file is fine
     _finish(doc, started)
     return doc
 

@@ -33,6 +33,7 @@ class DocumentBuilder:
         self._table_no = 0
         self._items = 0
         self._chars = 0
+        self.drawn = False   # the file holds pictures or drawn shapes: without text it is NO_TEXT, not EMPTY
 
     def _count(self, items: int, chars: int) -> None:
         """Count content about to be added; raises ContentLimit when it would not fit."""

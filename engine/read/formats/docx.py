@@ -21,7 +21,6 @@ from docx.oxml.ns import qn
 
 from engine.korean import one_line
 from engine.model import Cell, Table
-from engine.read.failures import ReadFailure
 from engine.read.formats.base import DocumentBuilder
 from engine.read.formats.zipsafe import slim_package
 
@@ -79,9 +78,7 @@ class _Reader:
                     self._content(note, kind, parent)
         for part in self._parts(RT.FOOTER):
             self._content(part, "footer")
-        rels = self.document.part.rels.values()
-        if any(r.reltype == RT.IMAGE for r in rels) and not self.builder.doc.all_text().strip():
-            raise ReadFailure("NO_TEXT", "only pictures")
+        self.builder.drawn = any(r.reltype == RT.IMAGE for r in self.document.part.rels.values())
 
     def _parts(self, reltype: str) -> Iterator:
         """Root elements of the parts the main document relates to by ``reltype``."""

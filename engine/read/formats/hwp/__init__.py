@@ -86,6 +86,7 @@ class _Sections:
         self.pages = PageCounter()
         self.outline = outline
         self.damaged = False
+        self.drawn = False   # some section holds a drawing object (picture, shape …)
 
     def read(self, name: str) -> list[Para]:
         raw = self.container.read(name)
@@ -96,7 +97,10 @@ class _Sections:
             self.damaged |= not complete
         stream = RecordStream(raw)
         self.damaged |= stream.truncated
-        return SectionReader(self.pages, self.outline).read(stream)
+        reader = SectionReader(self.pages, self.outline)
+        paras = reader.read(stream)
+        self.drawn |= reader.drawn
+        return paras
 
 
 def _read(container: HwpContainer, doc: DocumentBuilder) -> None:
@@ -125,6 +129,7 @@ def _read(container: HwpContainer, doc: DocumentBuilder) -> None:
         if not doc.doc.all_text().strip():
             raise ReadFailure("CORRUPT", "damaged before any text")
         doc.warn("TRUNCATED")
+    doc.drawn = sections.drawn or container.has_pictures()
     if distribution:
         doc.doc.access.distribution = True
         doc.warn("DISTRIBUTION_DOCUMENT")

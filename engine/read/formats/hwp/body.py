@@ -74,6 +74,7 @@ class SectionReader:
     def __init__(self, pages: PageCounter, outline: dict[int, int]):
         self.pages = pages
         self.outline = outline
+        self.drawn = False   # a drawing object (picture, shape, OLE object …) was seen
 
     def read(self, stream: RecordStream) -> list[Para]:
         """The section's top-level paragraphs with everything anchored in them."""
@@ -139,6 +140,7 @@ class SectionReader:
         if ctrl_id == TABLE_ID:
             return [self._table(rec, depth)]
         if ctrl_id == SHAPE_ID:
+            self.drawn = True
             return self._shape(rec, depth)
         if ctrl_id == COLUMN_ID and self.stops[rec] - start >= 6:
             prop = int.from_bytes(self.data[start + 4:start + 6], "little")

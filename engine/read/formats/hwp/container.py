@@ -42,6 +42,10 @@ class HwpContainer:
         except Exception as exc:   # olefile reports broken sector chains in many ways
             raise ReadFailure("CORRUPT", f"stream {name}: {type(exc).__name__}") from exc
 
+    def has_pictures(self) -> bool:
+        """True when the file stores pictures or other embedded objects (its BinData storage)."""
+        return any(name.startswith("BinData/") for name in self.names)
+
     def sections(self, storage: str) -> list[str]:
         """Stream names ``storage/SectionN`` that exist, ordered by N."""
         found = []

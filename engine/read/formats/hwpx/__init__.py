@@ -38,5 +38,6 @@ def read(data: bytes, doc: DocumentBuilder) -> None:
         raise ReadFailure("CORRUPT", "no readable section")
     for number in skipped:
         doc.warn("SECTION_SKIPPED", n=number)
+    doc.drawn = pager.drawn or package.has_pictures()
     emit_body(doc, body, pager.pages if pager.has_lines else None, pager.most_columns)
     doc.set_title(package.title())

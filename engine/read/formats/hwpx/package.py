@@ -59,6 +59,10 @@ class Package:
             raise ReadFailure("PASSWORD_PROTECTED", f"{name}: zip encryption")
         return self.zip.read(info)
 
+    def has_pictures(self) -> bool:
+        """True when the file stores pictures or other embedded objects (its BinData folder)."""
+        return any(name.startswith("BinData/") for name in self.members)
+
     def section_names(self) -> list[str]:
         """Section part names in reading order (spine order, else by number)."""
         names = self._spine_sections()

@@ -31,6 +31,9 @@ _NOTE_KINDS = {"header": "header", "footer": "footer", "footNote": "footnote",
 # Elements whose content is never document text.
 _SKIP = {"fieldBegin", "hiddenComment", "secPr", "shapeComment", "parameters", "linesegarray"}
 _BLANK_LINES = re.compile(r"\n\s*\n+")
+# Drawing objects: pictures, shapes, OLE objects, charts (a section of only these has no text but is no empty file).
+_DRAWN = tuple(f"{{*}}{name}" for name in ("pic", "ole", "chart", "video", "rect", "ellipse", "arc", "polygon",
+                                           "curve", "line", "connectLine", "container"))
 
 
 class SectionError(Exception):
@@ -92,6 +95,7 @@ class Pager:
         self.pages = 0
         self.has_lines = False      # the file stores line positions at all
         self.most_columns = 1       # the most columns a column definition asked for
+        self.drawn = False          # some section holds a drawing object (picture, shape …)
         self._last: Optional[int] = None
         self._columns = 1
         self._column = 0
@@ -168,6 +172,7 @@ def read_section(data: bytes, pager: Pager) -> list[Para]:
     except (etree.XMLSyntaxError, ValueError) as exc:
         raise SectionError(str(exc)) from exc
     pager.start_section()
+    pager.drawn = pager.drawn or next(root.iter(*_DRAWN), None) is not None
     body = []
     for p in _children(root):
         if local(p) == "p":
