@@ -109,8 +109,7 @@ def rewording_questions(originals: list[dict]) -> list[dict]:
 
 
 def office_questions(dirs: list[Path]) -> list[dict]:
-    """The questions of each office DIR, each with ``half``, its ``document`` scope when scoped, and
-    ``docs`` (the folder its file is in)."""
+    """The questions of each office DIR, each with ``half`` and its ``document`` scope (None unless scoped)."""
     out, unanswerable = [], 0
     for folder in dirs:
         names = sorted(p.name for p in (folder / "docs").iterdir() if p.is_file())
@@ -287,6 +286,11 @@ def _corpus_cell(c: dict) -> str:
             f"no-answer refused {c['refused_ok']}/{c['no_answer']}  mean {c['mean_length']:.0f} ch")
 
 
+def _half_rows(verdicts: list[dict]) -> list[str]:
+    """The report's rows of a set split into halves: reported, tuning, all."""
+    return [f"    {half or 'all':9} {_corpus_cell(corpus_counts(verdicts, half))}" for half in ("reported", "tuning", None)]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sets", default=",".join(SETS),
@@ -339,8 +343,7 @@ def main() -> int:
             tenant.close()
             report.append(f"(b) shared corpus questions, one tenant of every corpus document (read in {read_s:.0f} s)")
             verdicts, times = results["original"]
-            for half in ("reported", "tuning", None):
-                report.append(f"    {half or 'all':9} {_corpus_cell(corpus_counts(verdicts, half))}")
+            report += _half_rows(verdicts)
             report.append(f"    answer time p50 / p95 (s) {_times(times):>12}")
             if "reworded" in results:
                 reworded, rtimes = results["reworded"]
@@ -358,8 +361,7 @@ def main() -> int:
             tenant.close()
             report.append(f"(d) office documents gathered apart ({', '.join(map(str, args.office))}; "
                           f"read in {read_s:.0f} s)")
-            for half in ("reported", "tuning", None):
-                report.append(f"    {half or 'all':9} {_corpus_cell(corpus_counts(verdicts, half))}")
+            report += _half_rows(verdicts)
             scoped = [v for v, q in zip(verdicts, questions) if q["document"]]
             report.append(f"    scoped    {_corpus_cell(corpus_counts(scoped))}")
             report.append(f"    answer time p50 / p95 (s) {_times(times):>12}")

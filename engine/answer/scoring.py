@@ -125,9 +125,9 @@ def _number_near(term: Term, text: str) -> bool:
     ("2차", "3분기") only whole."""
     if _pattern(term.text).search(text):
         return True
-    date_part = term.text.endswith(("월", "일"))
     if _ORDINAL_COUNTER.search(term.text):
         return False      # "2차", "3분기", "제5조": which one is named by the counter, not by the number
+    date_part = term.text.endswith(("월", "일"))
     for part in term.parts:
         if part[:1].isdigit():
             number = re.escape(flat(part))
