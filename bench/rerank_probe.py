@@ -27,7 +27,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import answers as bench  # noqa: E402
 import engine.answer.choice as choice  # noqa: E402
 import engine.answer.extract as extract  # noqa: E402
-from engine.answer.scoring import rank_lines  # noqa: E402
 
 TOP = 15
 GRID = {"use": [(w, c) for w in (0.1, 0.2, 0.3, 0.5) for c in (0.2, 0.35)],
@@ -48,20 +47,21 @@ def encoder(model: str):
 def captured(tenant, questions: list[dict], name: str) -> list[dict]:
     """Each question with the ``TOP`` candidate lines the answer path scored for it, best first."""
     out, seen = [], {}
-    real = extract.choose_lines
+    real = choice.rank_lines
 
-    def keep(q, hits, ranked=None, heads=None):
-        seen["q"], seen["lines"] = q, rank_lines(q, hits, ranked, heads)[:TOP]
-        return real(q, hits, ranked, heads)
+    def kept(question, *args, **kwargs):
+        order = real(question, *args, **kwargs)
+        seen["q"], seen["lines"] = question, order[:TOP]
+        return order
 
-    extract.choose_lines = keep
+    choice.rank_lines = kept
     try:
         for row in questions:
             seen.clear()
             extract.answer(tenant, row["question"], limit=5, document=row.get("document"))
             out.append({"set": name, "row": row, "q": seen.get("q"), "lines": seen.get("lines", [])})
     finally:
-        extract.choose_lines = real
+        choice.rank_lines = real
     return out
 
 
@@ -82,14 +82,15 @@ def repicked(item: dict, bonus: list[float]) -> dict:
 
 
 def right(item: dict, result: dict) -> bool:
-    if item["set"].startswith("korquad"):
-        return bench.judge_korquad(item["row"], result)["whole"]
-    return bench.judge(item["row"], result) in ("correct", "refused_ok")
+    judge = bench.judge_korquad if item["set"].startswith("korquad") else bench.judge
+    return bench._right(judge(item["row"], result))
 
 
 def within_reach(item: dict) -> bool:
-    """The right line is among the item's lines (an answerable question)."""
+    """The right line is among the item's lines (False for a question without an answer)."""
     want = item["row"].get("answer") or item["row"].get("answer_snippet")
+    if not want:
+        return False
     norm = bench.norm if item["set"].startswith("korquad") else bench.squash
     return any(norm(want) in norm(line.text) for line in item["lines"])
 
@@ -128,20 +129,22 @@ def main() -> int:
     vectors = dict(zip(texts, embed_lines(texts))) if texts else {}
     asked = sorted({item["row"]["question"] for item in items})
     qvec = dict(zip(asked, embed_questions(asked)))
-    groups = sorted({(i["set"], i["row"].get("half") or "") for i in items})
-    print(f"{'W':>5} {'C0':>5}  " + "  ".join(f"{s}/{h}" for s, h in groups))
+    groups: dict[str, list[dict]] = {}
+    for item in items:
+        groups.setdefault(f'{item["set"]}/{item["row"].get("half") or ""}', []).append(item)
+    names = sorted(groups)
+    print(f"{'W':>5} {'C0':>5}  " + "  ".join(names))
     for w, c0 in [(0.0, 0.0)] + GRID[args.model]:
         cells = []
-        for group in groups:
-            members = [i for i in items if (i["set"], i["row"].get("half") or "") == group]
+        for name in names:
             won = sum(right(i, repicked(i, [w * (float(vectors[line.text] @ qvec[i["row"]["question"]]) - c0)
-                                            for line in i["lines"]])) for i in members)
-            cells.append(f"{won}/{len(members)}")
+                                            for line in i["lines"]])) for i in groups[name])
+            cells.append(f"{won}/{len(groups[name])}")
         print(f"{w:5.2f} {c0:5.2f}  " + "  ".join(cells))
-    reach = ["{}/{}".format(sum(within_reach(i) for i in members), len(members))
-             for group in groups
-             for members in [[i for i in items if (i["set"], i["row"].get("half") or "") == group
-                              and (i["row"].get("answer") or i["row"].get("answer_snippet"))]]]
+    reach = []
+    for name in names:
+        answerable = [i for i in groups[name] if i["row"].get("answer") or i["row"].get("answer_snippet")]
+        reach.append(f"{sum(within_reach(i) for i in answerable)}/{len(answerable)}")
     print(f"right line among the top {TOP}: " + "  ".join(reach))
     return 0
 
