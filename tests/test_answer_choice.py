@@ -9,6 +9,7 @@ import pytest
 
 from engine.answer import extract, scoring
 from engine.answer.choice import choose_lines
+from engine.answer.documents import Documents
 from engine.answer.extract import answer
 from engine.answer.lines import table_row
 from engine.library.tenant import Tenant
@@ -248,3 +249,43 @@ def test_the_day_an_act_dates_from_and_a_two_digit_year_date_answer_when():
     assert "when" in full_cues(line_cues(question, "2차: 22.1.1.~22.12.31."))
     assert "when" not in line_cues(question, "이 조례는 구세의 세목을 정한다.")
     assert "when" not in line_cues(question, "세율은 0.25.1.5 단위로 정한다")   # not a date
+
+
+def test_a_form_tables_first_row_answers_with_its_own_fields():
+    # a form's first row is a field like any other, not a header over the rows below it
+    rows = ("정수장명 | 석성정수장 | 정수장위치 | 충남 부여군 석성면 정각리 166\n"
+            "채수일시 | 2025. 11. 04. | 시험기관 | 수질검사센터\n"
+            "1. 일반세균 | 100CFU/mL이하 | 0 | 30. 사염화탄소 | 0.002㎎/L이하 | 불검출")
+    [best, *_] = choose_lines(analyze("석성정수장은 주소가 어디로 되어 있나요?"), [_hit(rows, "수질.hwp", "table")])
+    assert best.text.startswith("정수장명 | 석성정수장")
+
+
+def test_a_field_label_naming_the_kind_asked_makes_its_value_that_kind():
+    where = analyze("조달청 물품 구매입찰은 개찰을 어디서 하나요?")
+    assert field_weight(where, "④ 개찰장소: 국가종합전자조달시스템(나라장터)") > 0     # a system, not a town
+    assert field_weight(where, "④ 개찰장소:") == 0.0                                   # no value
+    text = "② 입찰(개찰) 일시: 추후 공지\n④ 개찰장소: 국가종합전자조달시스템(나라장터)"
+    [best, *_] = choose_lines(where, [_hit(text, "조달청_물품구매입찰공고.hwpx")])
+    assert best.text.startswith("④ 개찰장소")
+
+
+def test_the_document_whose_opening_names_the_question_is_read_whole_though_its_hit_comes_third(tmp_path):
+    # the hits' first two documents are read whole; so is a later one whose opening names more of the
+    # question ("고용노동부 업무보고"): its staff table, far from its title, is where the answer is
+    folder = tmp_path / "폴더"
+    folder.mkdir()
+    for name in ("가", "나"):
+        (folder / f"{name}_고용안내.txt").write_text(f"{name} 고용 안내\n\n고용 지원금은 고용 유지 기업에 준다.\n", "utf-8")
+    (folder / "업무보고.txt").write_text("고용노동부 업무보고\n\n" + "정책 과제를 차례로 보고드립니다. " * 80
+                                     + "\n\n인원 현황 | 구 분 | 인 원\n본부 | 현 원 | 773\n", "utf-8")
+    t = Tenant(folder, cache_root=tmp_path / "cache", workers=1)
+    t.refresh()
+    try:
+        documents = Documents(t)
+        first = {name: documents.chunks(name)[0] for name in ("가_고용안내.txt", "나_고용안내.txt", "업무보고.txt")}
+        hits = list(first.values())             # the report's title chunk comes third
+        words = ("고용노동부", "본부", "현원")
+        assert not any("773" in hit["text"] for hit in documents.expanded(hits)[0])
+        assert any("773" in hit["text"] for hit in documents.expanded(hits, words)[0])
+    finally:
+        t.close()

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from typing import Optional
 
+from engine.korean import flat
+
 # Besides the hits, every chunk of the first documents they come from is a candidate: the
-# search finds the right document far more often than the right chunk.
+# search finds the right document far more often than the right chunk. So are those of a later one
+# whose file name, title or opening names more of the question ("고용노동부 업무보고").
 EXPAND_DOCUMENTS = 2
 HEAD_CHARS = 300            # how much of a document's opening text names it
 CAPTION_CHARS = 80          # a table's caption: the line before it, when it is this short
@@ -51,14 +54,21 @@ class Documents:
         """(Document or None, Chunk or None): what a citation narrows its anchors with."""
         return self.tenant.document(filename), self.tenant.chunk(filename, chunk_id)
 
-    def expanded(self, hits: list[dict]) -> tuple[list[dict], dict[str, str]]:
-        """The hits and the other chunks of their first documents (tables captioned), and how each
-        of those documents names itself."""
-        hits = [self.captioned(hit) for hit in hits + self.more_chunks(hits)]
-        return hits, {name: self.head(name) for name in dict.fromkeys(hit["filename"] for hit in hits)}
+    def expanded(self, hits: list[dict], words: tuple[str, ...] = ()) -> tuple[list[dict], dict[str, str]]:
+        """The hits and the other chunks of their first documents and of the one that names most of
+        ``words`` (flat question terms) in its head (tables captioned), and how each of those
+        documents names itself."""
+        names = list(dict.fromkeys(hit["filename"] for hit in hits))
+        heads = {name: self.head(name) for name in names}
+        named = {name: sum(1 for word in words if word in flat(heads[name])) for name in names}
+        chosen = names[:EXPAND_DOCUMENTS]
+        best = max(names, key=lambda name: named[name], default=None)
+        if best is not None and named[best] > max(named[name] for name in chosen):
+            chosen.append(best)
+        hits = [self.captioned(hit) for hit in hits + self.more_chunks(hits, chosen)]
+        return hits, heads
 
-    def more_chunks(self, hits: list[dict]) -> list[dict]:
-        """The other chunks of the first documents the hits come from."""
-        names = list(dict.fromkeys(hit["filename"] for hit in hits))[:EXPAND_DOCUMENTS]
+    def more_chunks(self, hits: list[dict], names: list[str]) -> list[dict]:
+        """The other chunks of the documents ``names``."""
         seen = {(hit["filename"], hit["chunk_id"]) for hit in hits}
         return [c for name in names for c in self.chunks(name) if (name, c["chunk_id"]) not in seen]

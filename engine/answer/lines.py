@@ -105,7 +105,10 @@ def candidate_lines(hit: dict, rank: int) -> list[Line]:
     wrapped = not table and any(x in WRAPPED_EXTRACTORS for x in hit.get("extractors") or [])
     texts = split_lines(hit["text"], wrapped)
     flats = [flat(text) for text in texts]
-    return [Line(text, hit, rank, flats[i], context, shared, header, "".join(flats[max(0, i - NEAR_LINES):i]), chunk,
+    # the first row itself is not shared with itself: a form's first row is often a field ("정수장명 | 석성정수장")
+    own = flat(" ".join([hit.get("filename") or "", *(hit.get("path") or [])]))
+    return [Line(text, hit, rank, flats[i], context, own if table and i == 0 else shared, header,
+                 "".join(flats[max(0, i - NEAR_LINES):i]), chunk,
                  texts[i - 1] if i else "", flats[i + 1] if i + 1 < len(flats) else "")
             for i, text in enumerate(texts)]
 

@@ -283,8 +283,10 @@ def _fields(line: str) -> list[tuple[str, str]]:
 def _one_field_weight(question: Question, label: str, value: str) -> float:
     if not label or len(label) > LABEL_CHARS or not _LETTER.search(label):
         return 0.0
+    # the value answers when it looks like what is asked or its label says it is that ("개찰장소: 나라장터")
     answered = [cue for cue in map(_CUE_BY_NAME.get, question.cues)
-                if cue.name in ("what", "define") or cue.strong.search(value) or cue.weak.search(value)]
+                if cue.name in ("what", "define") or cue.strong.search(value) or cue.weak.search(value)
+                or (cue.labels.search(label) and _LETTER.search(value))]
     if not answered:
         return 0.0
     weight = 0.0
