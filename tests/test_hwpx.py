@@ -97,11 +97,11 @@ def test_without_manifest_follows_spine_order(tmp_path):
     path = write_hwpx(tmp_path / "a.hwpx", {
         "section0.xml": sec(p(t("둘째 구역 글"))),
         "section1.xml": sec(p(t("첫째 구역 글"))),
-    }, spine=["section1.xml", "section0.xml"], title="시행 공고")
+    }, spine=["section1.xml", "section0.xml"], title="둘째 구역")
     doc = read_one(path)
     assert doc.readable, doc.reason
     assert [b.text for b in doc.blocks] == ["첫째 구역 글", "둘째 구역 글"]
-    assert doc.structure.title == "시행 공고"
+    assert doc.structure.title == "둘째 구역"      # the package's title, which the body bears out
 
 
 def test_without_content_hpf_sections_go_by_number(tmp_path):
@@ -114,6 +114,12 @@ def test_placeholder_title_is_not_taken(tmp_path):
     doc = read_one(write_hwpx(tmp_path / "c.hwpx", {"section0.xml": sec(p(t("본문 첫 줄입니다")))},
                               title="제목"))
     assert doc.structure.title == "본문 첫 줄입니다"   # the engine's fallback, not "제목"
+
+
+def test_a_template_title_the_body_does_not_bear_out_is_not_taken(tmp_path):
+    doc = read_one(write_hwpx(tmp_path / "c.hwpx", {"section0.xml": sec(p(t("공무직 관리 규정 입법예고")))},
+                              title="본문내용본문내용"))
+    assert doc.structure.title == "공무직 관리 규정 입법예고"
 
 
 def test_inline_markup_fields_and_2016_namespace(tmp_path):
@@ -250,14 +256,14 @@ def test_oversized_part_is_refused(tmp_path):
 
 def test_entry_names_with_backslashes_are_read(tmp_path):
     path = tmp_path / "o.hwpx"
-    write_hwpx(path, {"section0.xml": sec(p(t("거꾸로 빗금 구역")))}, title="빗금 문서",
+    write_hwpx(path, {"section0.xml": sec(p(t("거꾸로 빗금 구역 빗금 문서")))}, title="빗금 문서",
                manifest=f'<odf:manifest xmlns:odf="{ODF}"/>')
     path.write_bytes(backslashed(path.read_bytes()))
     assert "Contents\\section0.xml" in zipfile.ZipFile(path).namelist()
     doc = read_one(str(path))
     assert doc.readable, doc.reason
     assert doc.source.format == "hwpx"
-    assert [b.text for b in doc.blocks] == ["거꾸로 빗금 구역"]
+    assert [b.text for b in doc.blocks] == ["거꾸로 빗금 구역 빗금 문서"]
     assert doc.structure.title == "빗금 문서"
 
 

@@ -293,3 +293,18 @@ def test_a_document_without_contact_labels_states_none():
     extract_structure(doc)
     assert (doc.structure.department, doc.structure.contact, doc.structure.phone, doc.structure.release) == \
         (None, None, None, None)
+
+
+def test_a_title_box_is_the_title_and_a_date_line_is_not(tmp_path):
+    # a report's title stands in a box (a table of one cell), the date of the report under it
+    document = docx.Document()
+    document.add_table(rows=1, cols=1).rows[0].cells[0].text = "고용노동부 업무보고"
+    document.add_paragraph("2025. 12. 11.")
+    document.add_paragraph("일반 현황을 차례로 보고드립니다.")
+    document.save(tmp_path / "보고.docx")
+    assert parse_path(str(tmp_path / "보고.docx"))[0].structure.title == "고용노동부 업무보고"
+    without_box = docx.Document()
+    without_box.add_paragraph("2025. 12. 11.")
+    without_box.add_paragraph("일반 현황을 차례로 보고드립니다.")
+    without_box.save(tmp_path / "날짜.docx")
+    assert parse_path(str(tmp_path / "날짜.docx"))[0].structure.title == "일반 현황을 차례로 보고드립니다."

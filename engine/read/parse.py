@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
+import re
 import time
 from typing import Iterator, Optional, Sequence
 
@@ -182,6 +183,10 @@ def _finish(doc: Document, started: float) -> None:
     doc.metrics.extractor_mix = {k: round(v / total, 3) for k, v in chars.items()} if total else {}
 
 
+_NOTICE_NUMBER = re.compile(r"제\s*\d{2,4}\s*-\s*\d+\s*호")
+_DATE = re.compile(r"\d{2,4}\s*[.\-/년]\s*\d{1,2}\s*[.\-/월]?(\s*\d{1,2}\s*[.일]?)?")
+
+
 def _guess_title(doc: Document) -> Optional[str]:
     if doc.source.format in ("xlsx", "xls", "csv"):  # sheet names and cells are not titles
         return None
@@ -189,7 +194,11 @@ def _guess_title(doc: Document) -> Optional[str]:
         if b.type in ("title", "heading") and b.text.strip():
             return b.text.strip()[:200]
     for b in doc.blocks:
+        # the first short line with letters (not a date line, not a notice's number "공고 제2023-745호"),
+        # or a title box: a table of one cell
         text = one_line(b.text)
-        if b.type == "paragraph" and 2 <= len(text) <= 100:
+        box = b.type == "table" and "\n" not in b.text.strip() and " | " not in b.text
+        if ((b.type == "paragraph" or box) and 2 <= len(text) <= 100 and sum(ch.isalpha() for ch in _DATE.sub("", text)) >= 2
+                and not _NOTICE_NUMBER.search(text)):
             return text
     return None

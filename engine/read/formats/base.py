@@ -93,6 +93,18 @@ class DocumentBuilder:
             self.doc.structure.title = title.strip()[:200]
 
 
+def title_borne_out(title: Optional[str], doc: DocumentBuilder) -> Optional[str]:
+    """A file-properties title when the body bears it out: templates often keep a stale one
+    ("본문내용본문내용")."""
+    if not title or not any(ch.isalpha() for ch in title):
+        return None
+    bare = "".join(title.split())
+    for block in doc.doc.blocks[:60]:
+        if bare in "".join(block.text.split()):
+            return title
+    return None
+
+
 def table_text(rows: int, cols: int, cells: list[Cell]) -> str:
     """Rows as lines, cells separated by ' | ' (empty slots of merged cells skipped)."""
     by_row: dict[int, list[Cell]] = {}

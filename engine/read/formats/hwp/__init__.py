@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Iterator, Optional
 
 from engine.read.failures import ReadFailure
-from engine.read.formats.base import DocumentBuilder
+from engine.read.formats.base import DocumentBuilder, title_borne_out
 from engine.read.formats.hwp.body import Para, SectionReader
 from engine.read.formats.hwp.container import HwpContainer, inflate
 from engine.read.formats.hwp.distribution import decrypt_section
@@ -137,7 +137,7 @@ def _read(container: HwpContainer, doc: DocumentBuilder) -> None:
     doc.warn("PAGE_APPROXIMATE")
     if sections.pages.columns > 1:
         doc.warn("LAYOUT_SIDE_BY_SIDE")
-    doc.set_title(_meaningful_title(container.title(), doc))
+    doc.set_title(title_borne_out(container.title(), doc))
 
 
 def _outline(container: HwpContainer, header: FileHeader) -> dict[int, int]:
@@ -155,14 +155,3 @@ def _outline(container: HwpContainer, header: FileHeader) -> dict[int, int]:
 
 def _is_stub(paras: list[Para]) -> bool:
     return any(STUB in p.text for p in paras[:5])
-
-
-def _meaningful_title(title: Optional[str], doc: DocumentBuilder) -> Optional[str]:
-    """The summary title when the body bears it out (templates often keep a stale one)."""
-    if not title or not any(ch.isalpha() for ch in title):
-        return None
-    bare = "".join(title.split())
-    for block in doc.doc.blocks[:60]:
-        if bare in "".join(block.text.split()):
-            return title
-    return None

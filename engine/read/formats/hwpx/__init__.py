@@ -12,7 +12,7 @@ import zipfile
 import zlib
 
 from engine.read.failures import ReadFailure
-from engine.read.formats.base import DocumentBuilder
+from engine.read.formats.base import DocumentBuilder, title_borne_out
 from engine.read.formats.hwpx.emit import emit_body
 from engine.read.formats.hwpx.package import Package
 from engine.read.formats.hwpx.section import Pager, Para, SectionError, read_section
@@ -40,4 +40,4 @@ def read(data: bytes, doc: DocumentBuilder) -> None:
         doc.warn("SECTION_SKIPPED", n=number)
     doc.drawn = pager.drawn or package.has_pictures()
     emit_body(doc, body, pager.pages if pager.has_lines else None, pager.most_columns)
-    doc.set_title(package.title())
+    doc.set_title(title_borne_out(package.title(), doc))
