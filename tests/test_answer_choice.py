@@ -289,3 +289,22 @@ def test_the_document_whose_opening_names_the_question_is_read_whole_though_its_
         assert any("773" in hit["text"] for hit in documents.expanded(hits, words)[0])
     finally:
         t.close()
+
+
+def test_how_often_is_asked_and_answered_by_a_frequency_not_an_amount():
+    often = analyze("대중교통환승센터 표준데이터는 얼마나 자주 갱신하나요?")
+    assert "often" in often.cues and "amount" not in often.cues
+    assert "often" in full_cues(line_cues(often, "갱신주기 | 연간"))
+    assert "often" in full_cues(line_cues(often, "품질관리 협의체 | 정기 | 1회/월"))
+    assert "often" not in line_cues(often, "제공기관 | 국토교통부")
+    text = "표준데이터 | 대중교통환승센터\n제공항목 수 | 36개\n갱신주기 | 연간"
+    [best, *_] = choose_lines(often, [_hit(text, "표준.hwpx", "table")])
+    assert best.text == "갱신주기 | 연간"
+
+
+def test_an_organisation_asked_with_where_is_a_who_question_and_a_law_field_names_its_kind():
+    who = analyze("환승센터 표준데이터의 소관 부처는 어디인가요?")
+    assert "who" in who.cues
+    assert field_weight(who, "소관기관 | 국토교통부") > 0
+    law = analyze("환승센터 데이터의 근거 법률은 무엇인가요?")
+    assert field_weight(law, "관련법령 | 국가통합교통체계효율화법") > 0

@@ -54,10 +54,10 @@ GENERIC_WORDS = frozenset("문서 파일 자료 본문 문장 항목 부분".spl
 # answer holds them (see ``Term.asks``).
 KIND_WORDS = {
     **dict.fromkeys(("원인", "이유", "까닭"), "why"), **dict.fromkeys(("날짜", "일자", "일시", "기한", "시기"), "when"),
-    **dict.fromkeys(("금액", "액수", "비율", "총액"), "amount"), **dict.fromkeys(("조항", "법령", "근거"), "law"),
+    **dict.fromkeys(("금액", "액수", "비율", "총액"), "amount"), **dict.fromkeys(("조항", "법령", "법률", "근거"), "law"),
     **dict.fromkeys(("장소", "위치"), "where"),
     **dict.fromkeys(("정의", "뜻", "의미"), "define"),
-    **dict.fromkeys(("기관", "부서", "업체", "회사", "단체"), "who"),     # "발주한 기관은 어디인가요?"
+    **dict.fromkeys(("기관", "부서", "부처", "업체", "회사", "단체"), "who"),     # "발주한 기관은 어디인가요?"
 }
 # After 어느/어떤/무슨 these name the kind of answer asked for ("어느 부서"), not a word to look for.
 ANSWER_KINDS = frozenset("기관 부서 곳 업체 회사 단체 팀 과 장소 지역 나라 사람 분".split())
@@ -114,7 +114,8 @@ CUES: tuple[Cue, ...] = (
          labels=r"일시|기간|일자|날짜|기한|시기|일정|마감|시점|시각|일$"),
     _cue("amount", r"얼마|몇|금액|액수|비율|규모|수치|퍼센트|총액", _UNIT_AMOUNT, _BARE_NUMBER, 0.12, 0.1,
          labels=r"금액|예산|비용|사업비|단가|가격|액$|수$|규모|비율|률$|율$"),
-    _cue("who", r"누구|누가|어느\s*(기관|부서|곳|업체|회사|단체|팀|과)|소속|담당|주관|발주|문의",
+    _cue("who", r"누구|누가|어느\s*(기관|부서|곳|업체|회사|단체|팀|과)|(기관|부서|부처|업체|회사|단체)(은|는|이|가)?\s*어디"
+                r"|소속|담당|주관|발주|문의",
          r"귀하|담당자?\s*:|소속|사무관|주무관|과장|국장|장관|교수|대표|책임자|관리자|대리인|\bpm\b"
          r"|[가-힣]{2,}(부|처|청|과|팀|실|국|단)(\b|\s)"
          r"|기관|센터|공사|공단|대학교|위원회|재단|협회|연구원",
@@ -129,7 +130,13 @@ CUES: tuple[Cue, ...] = (
     # the words themselves are asked for ("뭐라고 적혀 있나요"): a line may be made of the question's words
     _cue("quote", r"뭐라고|무엇이라고|어떤\s*(문장|문구|말)|적혀|쓰여", NEVER, NEVER, 0.0),
     _cue("why", r"왜|이유|원인|까닭|어떻게\s*보", r"때문|영향|결과|풀이|원인|이유|인해", r"따른|위해", 0.1),
-    _cue("law", r"조항|법령|법률|근거|규정", r"제\s*\d+\s*조|【", r"법\s*제|법령|법률|시행령|시행규칙", 0.15),
+    _cue("law", r"조항|법령|법률|근거|규정", r"제\s*\d+\s*조|【", r"법\s*제|법령|법률|시행령|시행규칙", 0.15,
+         labels=r"법령|법률|법규|근거"),
+    # how often: "얼마나 자주", "주기" — 연간, 월 1회, 1회/월, 매주, 수시
+    _cue("often", r"얼마나\s*자주|주기|빈도|몇\s*번씩",
+         r"[0-9]+\s*회\s*/\s*(년|월|주|일)|(연|월|주|일|년)\s*[0-9]+\s*회|매\s*(년|월|주|일|분기|반기)"
+         r"|연간|월간|주간|수시|상시|분기별|반기별|격주|격월|매일",
+         r"정기|[0-9]+\s*회", 0.12, 0.1, labels=r"주기|빈도|횟수"),
     _cue("yesno", r"(나요|까요|는지|가요|습니까|ㄹ까)\s*\?*\s*$",
          r"것입니다|것임|것이다|해당하지|아니|않", r"해당|과세|가능|없|있", 0.08),
 )
@@ -165,6 +172,8 @@ def analyze(question: str) -> Question:
     cues = [cue.name for cue in CUES if cue.asked_by.search(question)]
     if "yesno" in cues and _WH.search(question):
         cues.remove("yesno")
+    if "often" in cues and "amount" in cues:      # "얼마나 자주" asks how often, not how much
+        cues.remove("amount")
     tokens = kiwi().tokenize(question)
     unit = next((b.form for a, b in zip(tokens, tokens[1:]) if a.form == "몇"
                  and b.tag.startswith(("NN", "SW", "SL"))), None)
