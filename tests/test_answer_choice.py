@@ -308,3 +308,17 @@ def test_an_organisation_asked_with_where_is_a_who_question_and_a_law_field_name
     assert field_weight(who, "소관기관 | 국토교통부") > 0
     law = analyze("환승센터 데이터의 근거 법률은 무엇인가요?")
     assert field_weight(law, "관련법령 | 국가통합교통체계효율화법") > 0
+
+
+def test_a_phone_question_is_answered_by_a_number_to_call():
+    phone = analyze("그린리모델링 시뮬레이터 보조사업 담당자 전화번호 좀 알려주세요.")
+    assert "contact" in phone.cues
+    assert "contact" in full_cues(line_cues(phone, "그린리모델링창조센터 | 055-771-4876(라선중 과장)"))
+    assert "contact" in full_cues(line_cues(phone, "문의: yejin1210@korea.kr"))
+    assert "contact" not in line_cues(phone, "사업 기간 : 2026. 4. ~ 2027. 3.")
+    called = analyze("전자입찰 중 장비 문제가 생기면 어디로 연락하라고 되어 있나요?")
+    assert "contact" in called.cues and "where" not in called.cues
+    text = ("전자입찰 장비 문제는 입찰 공고문의 안내를 따른다.\n"
+            "전자입찰 중 장비 문제가 생기면 정부조달콜센터(1588-0800)로 연락한다.")
+    [best, *_] = choose_lines(called, [_hit(text, "공고.hwpx")])
+    assert "1588-0800" in best.text

@@ -132,6 +132,10 @@ CUES: tuple[Cue, ...] = (
     _cue("why", r"왜|이유|원인|까닭|어떻게\s*보", r"때문|영향|결과|풀이|원인|이유|인해", r"따른|위해", 0.1),
     _cue("law", r"조항|법령|법률|근거|규정", r"제\s*\d+\s*조|【", r"법\s*제|법령|법률|시행령|시행규칙", 0.15,
          labels=r"법령|법률|법규|근거"),
+    # a phone number, fax or e-mail: "전화번호가 뭔가요", "어디로 연락", "몇 번으로"
+    _cue("contact", r"전화|연락|팩스|fax|FAX|이메일|메일\s*주소|문의처|몇\s*번으로",
+         r"\d{2,4}\s*[-)]\s*\d{3,4}\s*-\s*\d{4}|(?<![0-9-])\d{3,4}-\d{4}(?![0-9-])|[\w.+-]+@[\w-]+\.[\w.]+",
+         r"☎|내선|\(\s*\d{4}\s*\)", 0.15, 0.1, labels=r"전화|연락처|팩스|fax|이메일|e-?mail|문의"),
     # how often: "얼마나 자주", "주기" — 연간, 월 1회, 1회/월, 매주, 수시
     _cue("often", r"얼마나\s*자주|주기|빈도|몇\s*번씩",
          r"[0-9]+\s*회\s*/\s*(년|월|주|일)|(연|월|주|일|년)\s*[0-9]+\s*회|매\s*(년|월|주|일|분기|반기)"
@@ -174,6 +178,8 @@ def analyze(question: str) -> Question:
         cues.remove("yesno")
     if "often" in cues and "amount" in cues:      # "얼마나 자주" asks how often, not how much
         cues.remove("amount")
+    if "contact" in cues:                         # "어디로 연락", "몇 번으로": a number to call
+        cues = [cue for cue in cues if cue not in ("amount", "where", "what")]
     tokens = kiwi().tokenize(question)
     unit = next((b.form for a, b in zip(tokens, tokens[1:]) if a.form == "몇"
                  and b.tag.startswith(("NN", "SW", "SL"))), None)
