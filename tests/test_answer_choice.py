@@ -284,9 +284,9 @@ def test_the_document_whose_opening_names_the_question_is_read_whole_though_its_
         documents = Documents(t)
         first = {name: documents.chunks(name)[0] for name in ("가_고용안내.txt", "나_고용안내.txt", "업무보고.txt")}
         hits = list(first.values())             # the report's title chunk comes third
-        words = ("고용노동부", "본부", "현원")
+        question = analyze("고용노동부 본부 현원은 몇 명인가요?")
         assert not any("773" in hit["text"] for hit in documents.expanded(hits)[0])
-        assert any("773" in hit["text"] for hit in documents.expanded(hits, words)[0])
+        assert any("773" in hit["text"] for hit in documents.expanded(hits, question)[0])
     finally:
         t.close()
 

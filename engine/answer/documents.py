@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from engine.answer.question_cues import Question
 from engine.korean import flat
 
 # Besides the hits, every chunk of the first documents they come from is a candidate: the
@@ -54,13 +55,14 @@ class Documents:
         """(Document or None, Chunk or None): what a citation narrows its anchors with."""
         return self.tenant.document(filename), self.tenant.chunk(filename, chunk_id)
 
-    def expanded(self, hits: list[dict], words: tuple[str, ...] = ()) -> tuple[list[dict], dict[str, str]]:
-        """The hits and the other chunks of their first documents and of the one that names most of
-        ``words`` (flat question terms) in its head (tables captioned), and how each of those
-        documents names itself."""
+    def expanded(self, hits: list[dict], question: Optional[Question] = None) -> tuple[list[dict], dict[str, str]]:
+        """The hits and the other chunks of their first documents and of the one whose head names most
+        of ``question``'s terms (tables captioned), and how each of those documents names itself."""
         names = list(dict.fromkeys(hit["filename"] for hit in hits))
         heads = {name: self.head(name) for name in names}
-        named = {name: sum(1 for word in words if word in flat(heads[name])) for name in names}
+        words = [flat(t.text) for t in question.terms if not t.generic] if question else []
+        named = {name: sum(1 for word in words if word in head) for name, head in
+                 ((name, flat(heads[name])) for name in names)}
         chosen = names[:EXPAND_DOCUMENTS]
         best = max(names, key=lambda name: named[name], default=None)
         if best is not None and named[best] > max(named[name] for name in chosen):

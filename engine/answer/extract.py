@@ -25,7 +25,6 @@ from engine.answer.lines import Line, table_row
 from engine.answer.question_cues import analyze
 from engine.answer.scoring import rank_lines
 from engine.answer.span import answer_span
-from engine.korean import flat
 
 SEARCH_HITS = 20            # hits looked at; only the first ``limit`` of them earn the rank bonus
 OPENING_CHUNKS = 3          # a one-document question with none of its words: these first chunks are looked at
@@ -62,7 +61,7 @@ def answer(tenant, question: str, limit: int = 5, principal: Optional[str] = Non
     if not hits:
         return _refused(result, "NO_MATCH")
     q = analyze(question)
-    hits, heads = documents.expanded(hits, tuple(flat(t.text) for t in q.terms if not t.generic))
+    hits, heads = documents.expanded(hits, q)
     chosen = choose_lines(q, hits, ranked=min(limit, len(found["hits"])), heads=heads)
     if not chosen:
         return _refused(result, "NO_EVIDENCE")
@@ -89,8 +88,7 @@ def looked_at(tenant, question: str, limit: int = 5, principal: Optional[str] = 
     """What an answer from the whole folder looks at: the search hits and their documents' other chunks,
     how those documents name themselves, and how many of the hits are ranked search results."""
     found = tenant.search(question, limit=max(limit, SEARCH_HITS), principal=principal)
-    q = analyze(question)
-    hits, heads = Documents(tenant, principal).expanded(found["hits"], tuple(flat(t.text) for t in q.terms if not t.generic))
+    hits, heads = Documents(tenant, principal).expanded(found["hits"], analyze(question))
     return hits, heads, min(limit, len(found["hits"]))
 
 

@@ -98,7 +98,8 @@ def candidate_lines(hit: dict, rank: int) -> list[Line]:
     rows = hit["text"].split("\n")
     table = hit.get("kind") == "table" and len(rows) > 1
     header = " ".join([hit.get("caption") or "", rows[0]]).strip() if table else ""
-    shared = flat(" ".join([hit.get("filename") or "", *(hit.get("path") or []), header]))
+    own = flat(" ".join([hit.get("filename") or "", *(hit.get("path") or [])]))   # file name and title
+    shared = own + flat(header)
     context = shared + flat(" ".join(hit.get("outline") or []))
     chunk = flat(hit["text"])
     # a table's rows are its lines, whatever their width (a PDF's rows are as wide as each other)
@@ -106,7 +107,6 @@ def candidate_lines(hit: dict, rank: int) -> list[Line]:
     texts = split_lines(hit["text"], wrapped)
     flats = [flat(text) for text in texts]
     # the first row itself is not shared with itself: a form's first row is often a field ("정수장명 | 석성정수장")
-    own = flat(" ".join([hit.get("filename") or "", *(hit.get("path") or [])]))
     return [Line(text, hit, rank, flats[i], context, own if table and i == 0 else shared, header,
                  "".join(flats[max(0, i - NEAR_LINES):i]), chunk,
                  texts[i - 1] if i else "", flats[i + 1] if i + 1 < len(flats) else "")

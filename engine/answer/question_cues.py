@@ -88,7 +88,8 @@ class Cue:
     earns half of it (a full date against a month or a clock time, a number
     with its unit against a bare number); one matching neither loses ``missing``.
     ``labels`` are the words a form field's label uses for this kind of answer
-    ("행사일시:", "제출장소:", "사업금액:").
+    ("행사일시:", "제출장소:", "사업금액:"). A question asking for it does not ask for the
+    cues it ``replaces`` ("얼마나 자주" asks how often, not how much).
     """
 
     name: str
@@ -98,15 +99,16 @@ class Cue:
     weight: float
     missing: float
     labels: re.Pattern
+    replaces: tuple[str, ...] = ()
 
 
 NEVER = r"(?!)"   # a pattern that matches nothing
 
 
 def _cue(name: str, asked_by: str, strong: str, weak: str, weight: float, missing: float = 0.0,
-         labels: str = NEVER) -> Cue:
+         labels: str = NEVER, replaces: tuple[str, ...] = ()) -> Cue:
     return Cue(name, re.compile(asked_by), re.compile(strong), re.compile(weak), weight, missing,
-               re.compile(labels))
+               re.compile(labels), replaces)
 
 
 CUES: tuple[Cue, ...] = (
@@ -135,12 +137,13 @@ CUES: tuple[Cue, ...] = (
     # a phone number, fax or e-mail: "전화번호가 뭔가요", "어디로 연락", "몇 번으로"
     _cue("contact", r"전화|연락|팩스|fax|FAX|이메일|메일\s*주소|문의처|몇\s*번으로",
          r"\d{2,4}\s*[-)]\s*\d{3,4}\s*-\s*\d{4}|(?<![0-9-])\d{3,4}-\d{4}(?![0-9-])|[\w.+-]+@[\w-]+\.[\w.]+",
-         r"☎|내선|\(\s*\d{4}\s*\)", 0.15, 0.1, labels=r"전화|연락처|팩스|fax|이메일|e-?mail|문의"),
+         r"☎|내선|\(\s*\d{4}\s*\)", 0.15, 0.1, labels=r"전화|연락처|팩스|fax|이메일|e-?mail|문의",
+         replaces=("amount", "where", "what")),
     # how often: "얼마나 자주", "주기" — 연간, 월 1회, 1회/월, 매주, 수시
     _cue("often", r"얼마나\s*자주|주기|빈도|몇\s*번씩",
          r"[0-9]+\s*회\s*/\s*(년|월|주|일)|(연|월|주|일|년)\s*[0-9]+\s*회|매\s*(년|월|주|일|분기|반기)"
          r"|연간|월간|주간|수시|상시|분기별|반기별|격주|격월|매일",
-         r"정기|[0-9]+\s*회", 0.12, 0.1, labels=r"주기|빈도|횟수"),
+         r"정기|[0-9]+\s*회", 0.12, 0.1, labels=r"주기|빈도|횟수", replaces=("amount",)),
     _cue("yesno", r"(나요|까요|는지|가요|습니까|ㄹ까)\s*\?*\s*$",
          r"것입니다|것임|것이다|해당하지|아니|않", r"해당|과세|가능|없|있", 0.08),
 )
@@ -176,10 +179,8 @@ def analyze(question: str) -> Question:
     cues = [cue.name for cue in CUES if cue.asked_by.search(question)]
     if "yesno" in cues and _WH.search(question):
         cues.remove("yesno")
-    if "often" in cues and "amount" in cues:      # "얼마나 자주" asks how often, not how much
-        cues.remove("amount")
-    if "contact" in cues:                         # "어디로 연락", "몇 번으로": a number to call
-        cues = [cue for cue in cues if cue not in ("amount", "where", "what")]
+    replaced = {name for cue in cues for name in _CUE_BY_NAME[cue].replaces}
+    cues = [cue for cue in cues if cue not in replaced]
     tokens = kiwi().tokenize(question)
     unit = next((b.form for a, b in zip(tokens, tokens[1:]) if a.form == "몇"
                  and b.tag.startswith(("NN", "SW", "SL"))), None)
