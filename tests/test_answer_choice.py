@@ -322,3 +322,15 @@ def test_a_phone_question_is_answered_by_a_number_to_call():
             "전자입찰 중 장비 문제가 생기면 정부조달콜센터(1588-0800)로 연락한다.")
     [best, *_] = choose_lines(called, [_hit(text, "공고.hwpx")])
     assert "1588-0800" in best.text
+
+
+def test_how_long_is_asked_by_a_period_and_answered_by_a_span_not_by_the_word_during():
+    period = analyze("시범 도입 사업은 얼마 동안 진행하나요?")
+    assert "period" in period.cues
+    assert "period" in full_cues(line_cues(period, "사업기간: 계약일로부터 6개월"))
+    assert "period" in full_cues(line_cues(period, "□ 사업 기간 : ’26. 4. ∼ ’27. 3."))
+    assert "period" not in line_cues(period, "교체 기간 동안 발생하는 업무의 안정화 방안을 제시")
+    text = ("○ 투입인력 교체 기간 동안 발생하는 업무의 안정화 및 품질저하 방지대책을 제시하여야 함\n"
+            "나. 사업기간: 계약일로부터 6개월")
+    [best, *_] = choose_lines(period, [_hit(text, "시범도입_제안요청서.hwp")])
+    assert best.text == "나. 사업기간: 계약일로부터 6개월"
