@@ -1,27 +1,29 @@
-"""Can learned weights pick answer lines better than the hand-set score? Measured on tuning questions only:
+"""Fit the learned order of answer lines (engine/answer/ranker.py) on tuning questions only:
 
     .venv/bin/python bench/fit_picker.py [--build-dir /tmp/noda_kq_build] [--cache DIR] [--korquad 1500]
-                                         [--report] [--rows FILE]
+                                         [--office DIR ...] [--report] [--rows FILE | --from-rows FILE] [--write]
 
 Every candidate line of a question (engine.answer.extract.scored_lines, the best ``TOP`` by the hand-set
 score) gives one row of its ``features`` (engine/answer/scoring.py: how much of the question it covers in
-the line, around it, in its chunk and document; the kind of answer asked and held; form field; search rank
-and score; length; OCR …) and a label: the line holds the answer (KorQuAD: the gold answer, normalised as
-the shared runner does; the shared corpus: its ``answer_snippet``). A logistic regression (numpy, L2) on
-those rows learns how likely a line is to be the answer; each question weighs the same, and the two
-sources (KorQuAD questions outside the dev sample; the tuning half of the shared corpus questions,
-bench/answers.TUNING_FILES) weigh the same in total.
+the line, around it, in its chunk and document; which kinds of answer it holds of those asked; form field;
+search rank and score; length; OCR; the hand-set score itself …) and a label: the line holds the answer
+(KorQuAD: the gold answer, normalised as the shared runner does; the corpus and office sets: its
+``answer_snippet``). A softmax over each question's lines (numpy, L2, Adam) learns weights that put its
+right lines first; each question weighs the same within its source, and the sources (KorQuAD questions
+outside the dev sample; the tuning halves of the shared corpus questions, bench/answers.TUNING_FILES, and of
+the ``--office`` sets) weigh the same in total. ``--write`` ships the weights as
+engine/answer/ranker_weights.py.
 
 It prints the weights and how often the best line is right — by the hand-set score and by the learned
 one — on the tuning questions and, with ``--report``, on the reported sets (KorQuAD dev sample, the
-corpus's reported half, the rewordings), which are never fitted on; ``oracle`` is how often any of the
-``TOP`` lines is right. ``--rows`` saves every set's rows (a pickle) to try other models on. On
-2026-12-01 the learned weights tied the hand-set score on KorQuAD and lost on the office documents, so
-the engine keeps the hand-set score (engine/answer/scoring.py) and this script stays a measurement.
+corpus's reported half, the rewordings, the office sets' reported halves), which are never fitted on;
+``oracle`` is how often any of the ``TOP`` lines is right. ``--rows`` saves every set's rows (a pickle);
+``--from-rows`` fits on such a file without reading the sets again (seconds instead of a quarter hour).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import pickle
 import sys
 import tempfile
@@ -35,19 +37,25 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import answers as bench  # noqa: E402  (the sets and their folders)
 from engine.answer.extract import scored_lines  # noqa: E402
+from engine.answer.question_cues import CUE_WORTH  # noqa: E402
+from engine.answer import ranker_weights  # noqa: E402
 from tests.corpus import squash  # noqa: E402
 
 TOP = 30            # candidate lines per question kept as rows
 FEATURES = ("covered", "in_line", "in_near", "in_after", "in_context", "in_chunk", "in_head", "numbers_missing", "cue",
-            "field", "echo", "ocr", "rank", "long", "length", "row", "cues_asked", "cues_full", "search")
-L2 = 1e-2
+            "field", "echo", "ocr", "rank", "long", "length", "row", "cues_asked", "cues_full", "search",
+            "lacks_asked", *("holds_" + name for name in CUE_WORTH), "hand")
+WEIGHTS_FILE = Path(ranker_weights.__file__)
+L2 = 1e-3           # penalty on the standardised weights
+STEPS = 300
+LEARNING_RATE = 0.05
 
 
 def rows_of(tenant, questions: list[dict], right) -> list[dict]:
     """Per question: its candidate lines' features (matrix), labels, hand-set scores and whether it has an answer."""
     out = []
     for n, q in enumerate(questions, 1):
-        lines = scored_lines(tenant, q["question"])[:TOP]
+        lines = scored_lines(tenant, q["question"], document=q.get("document"))[:TOP]
         x = np.array([[line.features.get(f, 0.0) for f in FEATURES] for line in lines]).reshape(-1, len(FEATURES))
         y = np.array([right(q, line.text) for line in lines], dtype=float)
         out.append({"x": x, "y": y, "hand": np.array([line.score for line in lines]),
@@ -65,43 +73,41 @@ def corpus_right(q: dict, text: str) -> bool:
     return bool(q.get("answer_snippet")) and squash(q["answer_snippet"]) in squash(text)
 
 
-def fit(sets: list[list[dict]]) -> tuple[np.ndarray, float]:
-    """Logistic regression by Newton's method on standardised features: (weights, bias) per unit of each feature."""
-    xs, ys, ws = [], [], []
-    for questions in sets:
-        usable = [q for q in questions if len(q["y"])]
-        for q in usable:
-            xs.append(q["x"])
-            ys.append(q["y"])
-            ws.append(np.full(len(q["y"]), 1.0 / (len(q["y"]) * len(usable))))
-    x, y, w = np.vstack(xs), np.concatenate(ys), np.concatenate(ws)
-    w = w / w.sum() * len(y)
+def fit(sets: list[list[dict]], l2: float = L2, steps: int = STEPS) -> np.ndarray:
+    """Weights (per unit of each feature) of a softmax over each question's candidate lines that puts
+    its right lines first: the mean of -log(chance of the right lines) over the questions with one,
+    each source weighing the same in total, plus an L2 penalty on the standardised weights; Adam steps."""
+    questions, share = [], []
+    for rows in sets:
+        usable = [q for q in rows if len(q["y"]) and q["y"].any()]
+        questions += usable
+        share += [1.0 / (len(usable) * len(sets))] * len(usable)
+    x = np.vstack([q["x"] for q in questions])
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
-    z = np.hstack([(x - mean) / scale, np.ones((len(x), 1))])
-    beta = np.zeros(z.shape[1])
-    for _ in range(50):
-        p = 1 / (1 + np.exp(-z @ beta))
-        grad = z.T @ (w * (p - y)) + L2 * len(y) * np.r_[beta[:-1], 0]
-        hess = (z * (w * p * (1 - p))[:, None]).T @ z + L2 * len(y) * np.diag(np.r_[np.ones(len(beta) - 1), 0])
-        step = np.linalg.solve(hess, grad)
-        beta -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return beta[:-1] / scale, beta[-1] - float((beta[:-1] / scale) @ mean)
+    z = [(q["x"] - mean) / scale for q in questions]
+    beta, m, v = np.zeros(x.shape[1]), np.zeros(x.shape[1]), np.zeros(x.shape[1])
+    for t in range(1, steps + 1):
+        grad = l2 * beta
+        for zq, q, a in zip(z, questions, share):
+            s = zq @ beta
+            p = np.exp(s - s.max())
+            p /= p.sum()
+            right = p * q["y"]
+            grad += a * (p @ zq - (right / right.sum()) @ zq)
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad * grad
+        beta -= LEARNING_RATE * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
+    return beta / scale
 
 
-def probabilities(q: dict, weights: np.ndarray, bias: float) -> np.ndarray:
-    return 1 / (1 + np.exp(-(q["x"] @ weights + bias))) if len(q["y"]) else np.zeros(0)
-
-
-def top_right(questions: list[dict], weights=None, bias=0.0) -> float:
+def top_right(questions: list[dict], weights=None) -> float:
     """Share of the answerable questions whose best line (learned, or hand-set without weights) is right."""
     answerable = [q for q in questions if q["answerable"]]
     good = 0
     for q in answerable:
         if len(q["y"]):
-            order = q["hand"] if weights is None else probabilities(q, weights, bias)
+            order = q["hand"] if weights is None else q["x"] @ weights
             good += q["y"][int(np.argmax(order))] > 0
     return good / max(1, len(answerable))
 
@@ -112,35 +118,70 @@ def oracle(questions: list[dict]) -> float:
     return sum(1 for q in answerable if q["y"].any()) / max(1, len(answerable))
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--build-dir", type=Path, default=bench.DEFAULT_BUILD)
-    ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "noda_fit_picker")
-    ap.add_argument("--korquad", type=int, default=1500, help="KorQuAD tuning questions")
-    ap.add_argument("--report", action="store_true")
-    ap.add_argument("--rows", type=Path, help="also save every set's rows here (a pickle, for experiments)")
-    args = ap.parse_args()
+def write_weights(weights: dict[str, float], fitted_on: dict[str, int]) -> None:
+    """The weights as the Python module engine/answer/ranker.py reads."""
+    lines = ['"""Weights of the learned line order (engine/answer/ranker.py), per unit of each feature.',
+             "", "Written by bench/fit_picker.py --write; refit rather than edit.", '"""',
+             f"FITTED_ON = {json.dumps(fitted_on, ensure_ascii=False)}   # questions with a right line, per set",
+             "WEIGHTS = {"]
+    lines += [f'    "{name}": {value},' for name, value in weights.items()]
+    WEIGHTS_FILE.write_text("\n".join(lines + ["}", ""]), encoding="utf-8")
 
+
+def read_sets(args) -> dict[str, list[dict]]:
+    """The rows of every set: the tuning sets, and with ``--report`` the reported ones."""
     build = bench.build_korquad(args.build_dir)
     kq_tenant = bench.korquad_tenant(build, args.cache)
     corpus = bench.corpus_questions()
     corpus_tenant = bench.corpus_tenant(args.cache / "folders", args.cache)
     kq_tuning = rows_of(kq_tenant, bench.korquad_tuning_questions(build, args.korquad), korquad_right)
     corpus_tuning = rows_of(corpus_tenant, [q for q in corpus if q["half"] == "tuning"], corpus_right)
-    weights, bias = fit([kq_tuning, corpus_tuning])
-    print("feature weights (per unit of the feature):")
-    for name, value in sorted(zip(FEATURES, weights), key=lambda item: -abs(item[1])):
-        print(f"  {name:16} {value:+.3f}")
-    print(f"  bias {bias:+.3f}")
     sets = {"tuning: KorQuAD": kq_tuning, "tuning: corpus": corpus_tuning}
+    office = bench.office_questions(args.office) if args.office else []
+    if office:
+        office_tenant = bench.office_tenant(args.cache / "folders", args.cache, args.office)
+        sets["tuning: office"] = rows_of(office_tenant, [q for q in office if q["half"] == "tuning"], corpus_right)
     if args.report:
         sets["reported: KorQuAD dev"] = rows_of(kq_tenant, bench.korquad_questions(build), korquad_right)
         sets["reported: corpus"] = rows_of(corpus_tenant, [q for q in corpus if q["half"] == "reported"],
                                            corpus_right)
         sets["reported: rewordings"] = rows_of(corpus_tenant, bench.rewording_questions(corpus), corpus_right)
+        if office:
+            sets["reported: office"] = rows_of(office_tenant, [q for q in office if q["half"] == "reported"],
+                                               corpus_right)
+    return sets
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build-dir", type=Path, default=bench.DEFAULT_BUILD)
+    ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "noda_fit_picker")
+    ap.add_argument("--korquad", type=int, default=1500, help="KorQuAD tuning questions")
+    ap.add_argument("--office", type=Path, action="append", default=[],
+                    help="an office folder (bench/answers.py --office): its tuning half is fitted on too")
+    ap.add_argument("--report", action="store_true")
+    ap.add_argument("--write", action="store_true", help=f"write the weights to {WEIGHTS_FILE.relative_to(ROOT)}")
+    ap.add_argument("--from-rows", type=Path, help="fit on the rows a --rows run saved instead of reading the sets")
+    ap.add_argument("--rows", type=Path, help="also save every set's rows here (a pickle, for experiments)")
+    args = ap.parse_args()
+
+    if args.from_rows:
+        with open(args.from_rows, "rb") as fh:
+            sets = pickle.load(fh)
+    else:
+        sets = read_sets(args)
+    weights = fit([rows for name, rows in sets.items() if name.startswith("tuning")])
+    print("feature weights (per unit of the feature):")
+    for name, value in sorted(zip(FEATURES, weights), key=lambda item: -abs(item[1])):
+        print(f"  {name:16} {value:+.3f}")
+    if args.write:
+        fitted_on = {name: sum(1 for q in rows if len(q["y"]) and q["y"].any())
+                     for name, rows in sets.items() if name.startswith("tuning")}
+        write_weights({n: round(float(w), 5) for n, w in zip(FEATURES, weights)}, fitted_on)
+        print(f"wrote {WEIGHTS_FILE}")
     print("best line right          hand  learned  oracle")
     for name, rows in sets.items():
-        print(f"  {name:22} {top_right(rows):.3f}  {top_right(rows, weights, bias):.3f}    {oracle(rows):.3f}")
+        print(f"  {name:22} {top_right(rows):.3f}  {top_right(rows, weights):.3f}    {oracle(rows):.3f}")
     if args.rows:
         with open(args.rows, "wb") as fh:
             pickle.dump(sets, fh)

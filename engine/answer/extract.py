@@ -77,17 +77,20 @@ def answer(tenant, question: str, limit: int = 5, principal: Optional[str] = Non
     return result
 
 
-def scored_lines(tenant, question: str, limit: int = 5, principal: Optional[str] = None) -> list[Line]:
-    """Every candidate line for ``question`` from the whole folder, scored, best first, no line refused:
-    what ``THRESHOLD`` is chosen over (bench/fit_threshold.py)."""
-    hits, heads, ranked = looked_at(tenant, question, limit, principal)
+def scored_lines(tenant, question: str, limit: int = 5, principal: Optional[str] = None,
+                 document: Optional[str] = None) -> list[Line]:
+    """Every candidate line for ``question`` from the whole folder (or ``document``), scored, best first, no
+    line refused: what ``THRESHOLD`` is chosen over (bench/fit_threshold.py)."""
+    hits, heads, ranked = looked_at(tenant, question, limit, principal, document)
     return rank_lines(analyze(question), hits, ranked, heads)
 
 
-def looked_at(tenant, question: str, limit: int = 5, principal: Optional[str] = None) -> tuple[list[dict], dict, int]:
-    """What an answer from the whole folder looks at: the search hits and their documents' other chunks,
-    how those documents name themselves, and how many of the hits are ranked search results."""
-    found = tenant.search(question, limit=max(limit, SEARCH_HITS), principal=principal)
+def looked_at(tenant, question: str, limit: int = 5, principal: Optional[str] = None,
+              document: Optional[str] = None) -> tuple[list[dict], dict, int]:
+    """What an answer from the whole folder (or ``document``) looks at: the search hits and their documents'
+    other chunks, how those documents name themselves, and how many of the hits are ranked search results."""
+    within = [document] if document is not None else None
+    found = tenant.search(question, limit=max(limit, SEARCH_HITS), principal=principal, within=within)
     hits, heads = Documents(tenant, principal).expanded(found["hits"], analyze(question))
     return hits, heads, min(limit, len(found["hits"]))
 

@@ -37,6 +37,7 @@ class Line:
     prior: str = ""     # the line just before it in the chunk, as written
     after: str = ""     # the normalised line just after it in the chunk
     score: float = 0.0
+    learned: float = 0.0  # the learned score that orders the best lines (ranker)
     features: dict = field(default_factory=dict)   # what the score is made of (scoring._score)
 
     @property

@@ -269,6 +269,8 @@ def _alone(text: str, tok) -> bool:
 
 UNIT_WEIGHT = 0.05
 MAX_CUE_WEIGHT = 0.2
+# What each kind of answer held in full is worth in ``line_cues`` (the features say which kinds a line holds).
+CUE_WORTH = {**{cue.name: cue.weight for cue in CUES if cue.weight}, "unit": UNIT_WEIGHT}
 
 
 def cue_weight(question: Question, found: dict[str, float]) -> float:

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Callable, Optional
 
 from engine.answer.lines import LONG_LINE, Line, candidate_lines
-from engine.answer.question_cues import Question, Term, cue_weight, field_weight, full_cues, line_cues
+from engine.answer.question_cues import CUE_WORTH, Question, Term, cue_weight, field_weight, full_cues, line_cues
 from engine.korean import flat
 
 # Credit for a term found outside the line: in its file name, title, headings, table caption or header …
@@ -176,7 +176,9 @@ def _score(question: Question, weights: dict[str, float], line: Line, hits: int,
          "rank": max(0.0, 1 - line.rank / max(hits, 1)),
          "long": min(1.0, (len(line.text) - LONG_LINE) / LONG_LINE) if len(line.text) > LONG_LINE else 0.0,
          "length": math.log1p(len(line.text)), "row": float(" | " in line.text),
-         "cues_asked": float(bool(question.cues)), "cues_full": float(len(strong))}
+         "cues_asked": float(bool(question.cues)), "cues_full": float(len(strong)),
+         "lacks_asked": float(bool(question.cues) and not cues),
+         **{"holds_" + name: cues.get(name, 0.0) / worth for name, worth in CUE_WORTH.items()}}
     line.features = f
     score += f["cue"] + f["field"]
     if f["echo"]:
@@ -186,6 +188,7 @@ def _score(question: Question, weights: dict[str, float], line: Line, hits: int,
     score += RANK_BONUS * f["rank"]
     if f["long"]:
         score -= LONG_PENALTY * f["long"]
+    f["hand"] = score
     return score
 
 

@@ -1,0 +1,41 @@
+"""Weights of the learned line order (engine/answer/ranker.py), per unit of each feature.
+
+Written by bench/fit_picker.py --write; refit rather than edit.
+"""
+FITTED_ON = {"tuning: KorQuAD": 1480, "tuning: corpus": 30, "tuning: office": 139}   # questions with a right line, per set
+WEIGHTS = {
+    "covered": 7.84608,
+    "in_line": 5.3854,
+    "in_near": 0.97582,
+    "in_after": 0.29984,
+    "in_context": 6.15897,
+    "in_chunk": -0.53073,
+    "in_head": 5.89487,
+    "numbers_missing": -0.50968,
+    "cue": 11.0437,
+    "field": 21.73405,
+    "echo": -5.23968,
+    "ocr": -6.2143,
+    "rank": 0.89228,
+    "long": 1.33808,
+    "length": -0.19623,
+    "row": -0.9362,
+    "cues_asked": -0.0,
+    "cues_full": -0.64852,
+    "search": 0.69047,
+    "lacks_asked": -0.18213,
+    "holds_when": 1.96222,
+    "holds_amount": 1.87488,
+    "holds_who": 0.46297,
+    "holds_period": -2.43508,
+    "holds_where": 1.79448,
+    "holds_define": -1.3793,
+    "holds_what": 2.16305,
+    "holds_why": -4.32605,
+    "holds_law": -1.39504,
+    "holds_contact": 7.20209,
+    "holds_often": 5.19479,
+    "holds_yesno": 2.38466,
+    "holds_unit": 2.39362,
+    "hand": 5.98076,
+}

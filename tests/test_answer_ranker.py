@@ -1,0 +1,31 @@
+"""The learned order of candidate lines (engine/answer/ranker.py) and its shipped weights."""
+from __future__ import annotations
+
+from engine.answer import ranker
+from engine.answer.ranker_weights import WEIGHTS
+from engine.answer.question_cues import analyze
+from engine.answer.scoring import rank_lines
+
+
+def _hit(text: str, filename: str = "공고.hwp") -> dict:
+    return {"chunk_id": "c0001", "doc_id": "sha256:x", "filename": filename, "kind": "paragraph", "text": text,
+            "path": [], "outline": [], "anchors": [], "extractors": ["hwp-native"]}
+
+
+def test_the_shipped_weights_cover_every_feature_a_line_is_scored_by():
+    question = analyze("사업 기간은 언제부터 언제까지인가요?")
+    [line, *_] = rank_lines(question, [_hit("□ 사업 기간 : 2026. 4. ∼ 2027. 3.")])
+    assert set(line.features) == set(WEIGHTS)
+
+
+def test_the_learned_order_reorders_only_the_best_lines_and_keeps_every_line():
+    question = analyze("보조사업자는 몇 개 기관을 선정하나요?")
+    text = "\n".join(f"- {n}번째 항목: 보조사업 관련 안내 사항입니다." for n in range(1, 41)) + \
+        "\n□ 선정 규모 : 보조사업자 1개 기관"
+    lines = rank_lines(question, [_hit(text)])
+    order = ranker.reranked(list(lines))
+    assert sorted(map(id, order)) == sorted(map(id, lines))
+    top = order[:ranker.RERANKED]
+    assert [line.learned for line in top] == sorted((line.learned for line in top), reverse=True)
+    assert all(line.learned == float("-inf") for line in order[ranker.RERANKED:])
+    assert order[0].text == "□ 선정 규모 : 보조사업자 1개 기관"
