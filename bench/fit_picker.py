@@ -44,7 +44,7 @@ from tests.corpus import squash  # noqa: E402
 TOP = 30            # candidate lines per question kept as rows
 FEATURES = ("covered", "in_line", "in_near", "in_after", "in_context", "in_chunk", "in_head", "numbers_missing", "cue",
             "field", "echo", "ocr", "rank", "long", "length", "row", "cues_asked", "cues_full", "search",
-            "lacks_asked", *("holds_" + name for name in CUE_WORTH), "hand")
+            "lacks_asked", *("holds_" + name for name in CUE_WORTH), "pairs", "dense", "rarest", "hand")
 WEIGHTS_FILE = Path(ranker_weights.__file__)
 L2 = 1e-3           # penalty on the standardised weights
 STEPS = 300

@@ -29,3 +29,13 @@ def test_the_learned_order_reorders_only_the_best_lines_and_keeps_every_line():
     assert [line.learned for line in top] == sorted((line.learned for line in top), reverse=True)
     assert all(line.learned == float("-inf") for line in order[ranker.RERANKED:])
     assert order[0].text == "□ 선정 규모 : 보조사업자 1개 기관"
+
+
+def test_a_line_holding_the_question_words_side_by_side_is_told_from_one_scattering_them():
+    question = analyze("국립생물자원관 주관기관은 어디인가요?")
+    together = "주관기관: 국립생물자원관"
+    apart = "국립생물자원관은 올해 여러 분야의 연구 과제를 공모하였으며 각 과제의 주관기관은 따로 정한다."
+    lines = {line.text: line.features for line in rank_lines(question, [_hit(f"{together}\n{apart}")])}
+    assert lines[together]["pairs"] == 1.0 and lines[apart]["pairs"] == 0.0
+    assert lines[together]["dense"] > lines[apart]["dense"]
+    assert lines[together]["rarest"] == lines[apart]["rarest"] == 1.0

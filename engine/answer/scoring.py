@@ -178,6 +178,7 @@ def _score(question: Question, weights: dict[str, float], line: Line, hits: int,
          "length": math.log1p(len(line.text)), "row": float(" | " in line.text),
          "cues_asked": float(bool(question.cues)), "cues_full": float(len(strong)),
          "lacks_asked": float(bool(question.cues) and not cues),
+         **_closeness(question, weights, line.flat),
          **{"holds_" + name: cues.get(name, 0.0) / worth for name, worth in CUE_WORTH.items()}}
     line.features = f
     score += f["cue"] + f["field"]
@@ -190,6 +191,33 @@ def _score(question: Question, weights: dict[str, float], line: Line, hits: int,
         score -= LONG_PENALTY * f["long"]
     f["hand"] = score
     return score
+
+
+PAIR_WINDOW = 12     # flat characters between two of the question's words that count as close
+
+
+def _closeness(question: Question, weights: dict[str, float], text: str) -> dict[str, float]:
+    """Features (for the learned order only) of how the question's words sit in flat ``text``:
+    ``pairs``, the share of the question's neighbouring words found close together (either order);
+    ``dense``, how much of the stretch from the first found word to the last the words fill;
+    ``rarest``, whether it holds the question word fewest candidate lines hold."""
+    terms = [t for t in question.terms if not t.generic]
+    at = {}
+    for term in terms:
+        for word in (term.text, *term.alternatives):
+            found = _pattern(word).search(text)
+            if found:
+                at[term.text] = found.span()
+                break
+    pairs = [(a.text, b.text) for a, b in zip(terms, terms[1:])]
+    close = sum(1 for a, b in pairs if a in at and b in at
+                and min(abs(at[b][0] - at[a][1]), abs(at[a][0] - at[b][1])) <= PAIR_WINDOW)
+    spans = list(at.values())
+    stretch = max(end for _s, end in spans) - min(start for start, _e in spans) if spans else 0
+    rarest = max(terms, key=lambda t: weights[t.text], default=None)
+    return {"pairs": close / len(pairs) if pairs else 0.0,
+            "dense": min(1.0, sum(end - start for start, end in spans) / stretch) if len(spans) > 1 and stretch else 0.0,
+            "rarest": float(rarest is not None and rarest.text in at)}
 
 
 def _echoes(question: Question, line: Line) -> bool:
