@@ -39,9 +39,10 @@ import answers as bench  # noqa: E402  (the sets and their folders)
 from engine.answer.extract import scored_lines  # noqa: E402
 from engine.answer.question_cues import CUE_WORTH  # noqa: E402
 from engine.answer import ranker_weights  # noqa: E402
+from engine.answer.ranker import RERANKED  # noqa: E402
 from tests.corpus import squash  # noqa: E402
 
-TOP = 30            # candidate lines per question kept as rows
+TOP = RERANKED      # candidate lines per question kept as rows: those the learned order reorders
 FEATURES = ("covered", "in_line", "in_near", "in_after", "in_context", "in_chunk", "in_head", "numbers_missing", "cue",
             "field", "echo", "ocr", "rank", "long", "length", "row", "cues_asked", "cues_full", "search",
             "lacks_asked", *("holds_" + name for name in CUE_WORTH), "pairs", "dense", "rarest", "hand")
