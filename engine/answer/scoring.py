@@ -9,7 +9,9 @@ when the line holds that kind. The line earns a bonus when
 it holds the kind of answer the question asks for (engine/answer/question_cues.py: a date for 언제,
 an amount for 얼마 …), more as a form field whose label names it ("제출장소: 강북구청 …"), and loses
 for missing a number the question names, for only echoing the question (a heading, an empty form
-field) and for length.
+field) and for length. ``line.features`` keeps what the score is made of and what the learned order
+(ranker) weighs besides: which of the asked kinds of answer the line holds and how close together the
+question's words stand in it.
 """
 from __future__ import annotations
 
@@ -216,7 +218,8 @@ def _closeness(question: Question, weights: dict[str, float], text: str) -> dict
     stretch = max(end for _s, end in spans) - min(start for start, _e in spans) if spans else 0
     rarest = max(terms, key=lambda t: weights[t.text], default=None)
     return {"pairs": close / len(pairs) if pairs else 0.0,
-            "dense": min(1.0, sum(end - start for start, end in spans) / stretch) if len(spans) > 1 and stretch else 0.0,
+            "dense": (min(1.0, sum(end - start for start, end in spans) / stretch)
+                      if len(spans) > 1 and stretch else 0.0),
             "rarest": float(rarest is not None and rarest.text in at)}
 
 
