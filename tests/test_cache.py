@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gzip
 import os
+from pathlib import Path
 
 from engine.library.cache import ParseCache, parser_generation
 from engine.limits import Limits
@@ -71,3 +72,13 @@ def test_purge_removes_everything(tmp_path):
 def test_generation_follows_code_and_limits():
     assert parser_generation() == parser_generation()
     assert parser_generation(Limits(max_file_bytes=1)) != parser_generation()
+
+
+def test_generation_follows_how_documents_are_cut_and_analysed_for_the_index():
+    from engine.library import cache
+
+    here = Path(cache.__file__).resolve().parent.parent
+    hashed = {p.relative_to(here).as_posix() for p in here.rglob("*.py")
+              if not p.relative_to(here).as_posix().startswith(cache.NOT_READING)}
+    assert {"search/chunking.py", "search/analyzer.py", "search/schema.py", "read/parse.py"} <= hashed
+    assert not hashed & {"search/query.py", "answer/scoring.py", "library/tenant.py"}

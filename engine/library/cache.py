@@ -7,9 +7,9 @@ An entry that does not decompress (gzip's CRC, a truncated file) or whose
 checksum does not match is damaged: ``get`` deletes it and answers a miss, so
 the file is read again from its source.
 
-The *parser generation* is a hash of the engine code that reading depends on
+The *parser generation* is a hash of the engine code that reading and indexing depend on
 (every module under ``engine/`` except those in ``NOT_READING``, which only use
-finished Documents), the schema version, the limits and whether OCR is
+finished Documents and their index), the schema version, the limits and whether OCR is
 available: any change to them starts a new generation, so stale results are
 never served (an app update re-reads the folders once). In a frozen build
 without sources it falls back to ``engine.__version__``. Only the two newest
@@ -38,9 +38,13 @@ from engine.model import SCHEMA_VERSION, Document
 from engine.private import Removed, private_dir, remove
 
 KEEP_GENERATIONS = 2
-# Engine modules that only use finished Documents: editing them needs no re-read.
-NOT_READING = ("library/", "search/", "answer/", "gateway/", "jsonout.py", "names.py", "private.py",
-               "read/memguard.py", "results.py")
+# Engine modules that only use finished Documents and their index: editing them needs no re-read. How
+# a Document is cut into chunks and analysed for the index (search/chunking.py, analyzer.py, schema.py)
+# is not among them: a change there must reach the indexes, which are rebuilt from what is read.
+NOT_READING = ("library/", "answer/", "gateway/", "jsonout.py", "names.py", "private.py",
+               "read/memguard.py", "results.py",
+               *(f"search/{name}.py" for name in ("__init__", "bm25", "index", "phrases", "query", "rerank",
+                                                   "segments")))
 _EXT = re.compile(r"\.[a-z0-9]{1,8}$")
 
 
