@@ -308,3 +308,13 @@ def test_a_title_box_is_the_title_and_a_date_line_is_not(tmp_path):
     without_box.add_paragraph("일반 현황을 차례로 보고드립니다.")
     without_box.save(tmp_path / "날짜.docx")
     assert parse_path(str(tmp_path / "날짜.docx"))[0].structure.title == "일반 현황을 차례로 보고드립니다."
+
+
+def test_the_signer_of_a_notice_is_not_its_title(tmp_path):
+    document = docx.Document()
+    for line in ("서울특별시 강남구 공고 제2023-745호", "2023년 3월 24일", "서울특별시 강남구청장",
+                 "서울특별시 강남구 공무직 관리 규정 일부개정규칙안 입법예고", "1. 제정이유"):
+        document.add_paragraph(line)
+    document.save(tmp_path / "입법예고.docx")
+    assert parse_path(str(tmp_path / "입법예고.docx"))[0].structure.title == \
+        "서울특별시 강남구 공무직 관리 규정 일부개정규칙안 입법예고"

@@ -184,6 +184,8 @@ def _finish(doc: Document, started: float) -> None:
 
 
 _NOTICE_NUMBER = re.compile(r"제\s*\d{2,4}\s*-\s*\d+\s*호")
+# Who signs a notice: a region, then the office holder ("서울특별시 강남구청장", "울산광역시 남구청장").
+_SIGNER = re.compile(r"[가-힣]+(특별시|광역시|특별자치시|특별자치도|도|시|군)(\s+[가-힣]+)?\s*[가-힣]*(청장|시장|군수|도지사|교육감)$")
 _DATE = re.compile(r"\d{2,4}\s*[.\-/년]\s*\d{1,2}\s*[.\-/월]?(\s*\d{1,2}\s*[.일]?)?")
 
 
@@ -194,11 +196,11 @@ def _guess_title(doc: Document) -> Optional[str]:
         if b.type in ("title", "heading") and b.text.strip():
             return b.text.strip()[:200]
     for b in doc.blocks:
-        # the first short line with letters (not a date line, not a notice's number "공고 제2023-745호"),
-        # or a title box: a table of one cell
+        # the first short line with letters (not a date line, not a notice's number "공고 제2023-745호",
+        # not the signer "서울특별시 강남구청장"), or a title box: a table of one cell
         text = one_line(b.text)
         box = b.type == "table" and "\n" not in b.text.strip() and " | " not in b.text
         if ((b.type == "paragraph" or box) and 2 <= len(text) <= 100 and sum(ch.isalpha() for ch in _DATE.sub("", text)) >= 2
-                and not _NOTICE_NUMBER.search(text)):
+                and not _NOTICE_NUMBER.search(text) and not _SIGNER.match(text)):
             return text
     return None
