@@ -61,9 +61,9 @@ def prepare(tenant, questions: list[dict], source: str) -> list[dict]:
     """Each question's analysis and search hits (with its documents' other chunks), read once."""
     out = []
     for q in questions:
-        hits, heads, ranked = looked_at(tenant, q["question"], LIMIT)
-        out.append({"q": q, "source": source, "analysis": analyze(q["question"]), "hits": hits, "heads": heads,
-                    "ranked": ranked})
+        analysis = analyze(q["question"])
+        hits, heads, ranked = looked_at(tenant, analysis, LIMIT)
+        out.append({"q": q, "source": source, "analysis": analysis, "hits": hits, "heads": heads, "ranked": ranked})
     return out
 
 

@@ -49,7 +49,7 @@ def choose_lines(question: Question, hits: list[dict], ranked: Optional[int] = N
     top = order[0].score
     best = reranked(order)[0]
     for line in order:     # the whole sentence rather than a piece of it (a PDF line)
-        if line.score < min(top, best.score) - SECOND_GAP:
+        if line.score < best.score - SECOND_GAP:
             break
         if best.flat in line.flat and len(best.flat) < len(line.flat) <= 2 * LONG_LINE:
             best = line

@@ -22,7 +22,7 @@ from engine.answer.choice import choose_lines
 from engine.answer.citations import citation
 from engine.answer.documents import Documents
 from engine.answer.lines import Line, table_row
-from engine.answer.question_cues import analyze
+from engine.answer.question_cues import Question, analyze
 from engine.answer.scoring import rank_lines
 from engine.answer.span import answer_span
 
@@ -81,17 +81,19 @@ def scored_lines(tenant, question: str, limit: int = 5, principal: Optional[str]
                  document: Optional[str] = None) -> list[Line]:
     """Every candidate line for ``question`` from the whole folder (or ``document``), scored, best first, no
     line refused: what ``THRESHOLD`` is chosen over (bench/fit_threshold.py)."""
-    hits, heads, ranked = looked_at(tenant, question, limit, principal, document)
-    return rank_lines(analyze(question), hits, ranked, heads)
+    q = analyze(question)
+    hits, heads, ranked = looked_at(tenant, q, limit, principal, document)
+    return rank_lines(q, hits, ranked, heads)
 
 
-def looked_at(tenant, question: str, limit: int = 5, principal: Optional[str] = None,
+def looked_at(tenant, question: Question, limit: int = 5, principal: Optional[str] = None,
               document: Optional[str] = None) -> tuple[list[dict], dict, int]:
-    """What an answer from the whole folder (or ``document``) looks at: the search hits and their documents'
-    other chunks, how those documents name themselves, and how many of the hits are ranked search results."""
+    """What an answer to ``question`` (``analyze``d) from the whole folder (or ``document``) looks at: the
+    search hits and their documents' other chunks, how those documents name themselves, and how many of
+    the hits are ranked search results."""
     within = [document] if document is not None else None
-    found = tenant.search(question, limit=max(limit, SEARCH_HITS), principal=principal, within=within)
-    hits, heads = Documents(tenant, principal).expanded(found["hits"], analyze(question))
+    found = tenant.search(question.text, limit=max(limit, SEARCH_HITS), principal=principal, within=within)
+    hits, heads = Documents(tenant, principal).expanded(found["hits"], question)
     return hits, heads, min(limit, len(found["hits"]))
 
 
