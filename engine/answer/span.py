@@ -52,13 +52,15 @@ def answer_span(question: Question, text: str, table: Optional[dict] = None) -> 
 
 
 def _addressed_cell(question: Question, text: str, table: dict) -> Optional[list[int]]:
-    """Where in ``text`` the one cell stands whose column header (not the first, the rows' labels) holds a
-    word of the question that the row itself does not; None when no header or several do."""
-    words = [flat(t.text) for t in question.terms if not t.verb]
-    row = flat(text)
-    columns = [j for j, head in enumerate(table["header"]) if j and any(
-        w and w in flat(head) and w not in row for w in words)]
-    if len(columns) != 1 or not table["cells"][columns[0]].strip():
+    """Where in ``text`` the one cell stands whose column header (not the first, the rows' labels) holds
+    more of the question's words that the row itself does not than any other header ("2024년 3분기" for
+    "2024년 3분기 미국 투자는", over "2024년 1분기" and "2023년 3분기"); None when no header or several
+    hold the most."""
+    words = [w for w in (flat(t.text) for t in question.terms if not t.verb) if w and w not in flat(text)]
+    held = {j: sum(1 for w in words if w in flat(head)) for j, head in enumerate(table["header"]) if j}
+    most = max(held.values(), default=0)
+    columns = [j for j, n in held.items() if n == most]
+    if not most or len(columns) != 1 or not table["cells"][columns[0]].strip():
         return None
     at = 0
     for j, cell in enumerate(table["cells"]):
