@@ -41,6 +41,7 @@ import argparse
 import hashlib
 import json
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -217,8 +218,17 @@ def judge(question: dict, result: dict) -> str:
         return "answered_bad" if result["answered"] else "refused_ok"
     if not result["answered"]:
         return "refused"
-    want = squash(snippet)
-    return "correct" if any(want in squash(line["text"]) for line in result["lines"]) else "wrong"
+    return "correct" if any(holds(line["text"], snippet) for line in result["lines"]) else "wrong"
+
+
+def holds(text: str, snippet: str) -> bool:
+    """Whether an answer line holds the snippet, whitespace collapsed and a table row's empty cells left
+    out ("날짜 |  | YYYY-MM-DD" holds "날짜 | YYYY-MM-DD": chunks keep a plain grid's empty cells)."""
+    return _no_empty_cells(squash(snippet)) in _no_empty_cells(squash(text))
+
+
+def _no_empty_cells(text: str) -> str:
+    return re.sub(r"\|(\s*\|)+", "|", text)
 
 
 # ---- running ---------------------------------------------------------------------------------

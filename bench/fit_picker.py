@@ -40,7 +40,6 @@ from engine.answer.extract import scored_lines  # noqa: E402
 from engine.answer.question_cues import CUE_WORTH  # noqa: E402
 from engine.answer import ranker_weights  # noqa: E402
 from engine.answer.ranker import RERANKED  # noqa: E402
-from tests.corpus import squash  # noqa: E402
 
 TOP = RERANKED      # candidate lines per question kept as rows: those the learned order reorders
 FEATURES = ("covered", "in_line", "in_near", "in_after", "in_context", "in_chunk", "in_head", "numbers_missing", "cue",
@@ -71,7 +70,7 @@ def korquad_right(q: dict, text: str) -> bool:
 
 
 def corpus_right(q: dict, text: str) -> bool:
-    return bool(q.get("answer_snippet")) and squash(q["answer_snippet"]) in squash(text)
+    return bool(q.get("answer_snippet")) and bench.holds(text, q["answer_snippet"])
 
 
 def fit(sets: list[list[dict]], l2: float = L2, steps: int = STEPS) -> np.ndarray:

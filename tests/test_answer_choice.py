@@ -12,6 +12,7 @@ from engine.answer.choice import choose_lines
 from engine.answer.documents import Documents
 from engine.answer.extract import answer
 from engine.answer.lines import table_row
+from engine.answer.span import answer_span
 from engine.library.tenant import Tenant
 from engine.answer.question_cues import analyze, field_weight, full_cues, line_cues
 
@@ -334,3 +335,15 @@ def test_how_long_is_asked_by_a_period_and_answered_by_a_span_not_by_the_word_du
             "나. 사업기간: 계약일로부터 6개월")
     [best, *_] = choose_lines(period, [_hit(text, "시범도입_제안요청서.hwp")])
     assert best.text == "나. 사업기간: 계약일로부터 6개월"
+
+
+def test_the_cell_answering_is_under_the_column_naming_most_of_the_question():
+    # "2024년" stands over two columns and "2분기" over two: only one column names both
+    header = ["구 분", "2023년 1분기", "2023년 2분기", "2024년 1분기", "2024년 2분기"]
+    row = "미국 | 68.5 | 60.6 | 64.8 | 37.9"
+    start, end = answer_span(analyze("2024년 2분기 미국 투자는 얼마인가요?"), row,
+                             {"header": header, "cells": row.split(" | ")})
+    assert row[start:end] == "37.9"
+    tie = answer_span(analyze("2분기 미국 투자는 얼마인가요?"), row, {"header": header, "cells": row.split(" | ")})
+    assert row[tie[0]:tie[1]] == "68.5"     # two columns name 2분기: no cell is addressed, the first amount is
+

@@ -72,6 +72,42 @@ def test_table_chunks_repeat_the_header_row_and_use_cells_not_the_table_block():
     assert "표 앞의 문단" in chunks[0].text and chunks[0].kind == "paragraph"
 
 
+def _quarterly_table() -> list[Cell]:
+    """A statistics table: "구 분" over two header rows, a year over its quarters, and each country's
+    label spanning its row of amounts and the row of their growth rates below."""
+    cells = [Cell(0, 0, "구 분", row_span=2), Cell(0, 1, "2023년", col_span=2), Cell(0, 3, "2024년", col_span=2)]
+    cells += [Cell(1, c, f"{q}분기") for c, q in ((1, 1), (2, 2), (3, 1), (4, 2))]
+    for r, (country, amounts, growth) in enumerate((("미국", "68.5 | 60.6 | 64.8 | 37.9", "(9.6) | (△11.3) | (△5.2) | (△44.6)"),
+                                                    ("캐나다", "9.6 | 3.6 | 6.6 | 13.3", "(30.6) | (1.8) | (△1.6) | (38.7)"))):
+        top = 2 + 2 * r
+        cells.append(Cell(top, 0, country, row_span=2))
+        cells += [Cell(top, c, v) for c, v in enumerate(amounts.split(" | "), 1)]
+        cells += [Cell(top + 1, c, v) for c, v in enumerate(growth.split(" | "), 1)]
+    return cells
+
+
+def test_a_header_of_two_rows_names_every_column_and_a_row_label_stands_in_each_row_it_spans():
+    doc, b = new_doc()
+    b.add_table(6, 5, _quarterly_table(), page=1)
+    (chunk,) = chunk_document(doc)
+    assert chunk.text.split("\n") == [
+        "구 분 | 2023년 1분기 | 2023년 2분기 | 2024년 1분기 | 2024년 2분기",
+        "미국 | 68.5 | 60.6 | 64.8 | 37.9", "미국 | (9.6) | (△11.3) | (△5.2) | (△44.6)",
+        "캐나다 | 9.6 | 3.6 | 6.6 | 13.3", "캐나다 | (30.6) | (1.8) | (△1.6) | (38.7)"]
+
+
+def test_a_form_whose_first_cell_spans_rows_keeps_its_rows_as_they_are():
+    # "신청인" spans the rows of its fields: those rows are the form's content, not a header
+    doc, b = new_doc()
+    cells = [Cell(0, 0, "신청인", row_span=2), Cell(0, 1, "성명"), Cell(0, 2, "홍길동"),
+             Cell(1, 1, "주소"), Cell(1, 2, "서울특별시 중구 세종대로 110"), Cell(2, 0, "신청 내용"),
+             Cell(2, 1, "전기자동차 구매 지원", col_span=2)]
+    b.add_table(3, 3, cells, page=1)
+    (chunk,) = chunk_document(doc)
+    assert chunk.text.split("\n") == ["신청인 | 성명 | 홍길동", "주소 | 서울특별시 중구 세종대로 110",
+                                      "신청 내용 | 전기자동차 구매 지원"]
+
+
 def test_table_anchors_are_the_cells_own():
     doc, b = new_doc("보고.pdf", "pdf")
     cells = [Cell(r, c, f"칸{r}{c}", page=4, bbox=[c * 100.0, r * 20.0, c * 100.0 + 90, r * 20.0 + 18])
@@ -232,3 +268,18 @@ def test_noda_chunk_prints_the_document_and_its_chunks(tmp_path, capsys):
     assert main(["chunk", str(path)]) == 0
     assert "c0001" in capsys.readouterr().out
     assert main(["chunk", str(tmp_path / "없음.docx")]) == 2
+
+
+def test_a_quoted_row_under_a_two_row_header_points_at_its_own_cells():
+    from engine.answer.citations import narrow_anchors
+
+    doc, b = new_doc("통계.pdf", "pdf")
+    cells = _quarterly_table()
+    for c in cells:
+        c.page, c.bbox = 1, [c.col * 50.0, c.row * 10.0, c.col * 50.0 + 45, c.row * 10.0 + 8]
+    b.add_table(6, 5, cells, page=1)
+    (chunk,) = chunk_document(doc)
+    anchors = narrow_anchors(doc, chunk.blocks, "미국 | (9.6) | (△11.3) | (△5.2) | (△44.6)")
+    label = next(c for c in cells if c.text == "미국")
+    growth = [c for c in cells if c.row == 3]
+    assert [a["bbox"] for a in anchors] == [label.bbox] + [c.bbox for c in growth]

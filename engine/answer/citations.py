@@ -13,6 +13,7 @@ from engine.answer.lines import Line
 from engine.korean import clean_text, one_line
 from engine.model import Document, Table
 from engine.read.revisions import revisions_for_text
+from engine.search.chunking import table_rows
 
 
 def citation(documents: Documents, n: int, line: Line) -> dict:
@@ -52,19 +53,17 @@ def narrow_anchors(doc: Document, block_ids: list[str], quote: str) -> list[dict
 
 
 def _cell_anchors(table: Table, want: str) -> list[dict]:
-    """Anchors of the cells of the row holding ``want`` (or of the one cell holding it)."""
-    rows: dict[int, list] = {}
-    for cell in sorted(table.cells, key=lambda c: (c.row, c.col)):
-        text = one_line(clean_text(cell.text))
-        if text:
-            rows.setdefault(cell.row, []).append((cell, text))
+    """Anchors of the cells of the row holding ``want`` (rows as the chunks write them,
+    chunking.table_rows), or of the one cell holding it."""
     cells = []
-    for row in rows.values():
-        if want in " | ".join(text for _c, text in row):
-            cells = [c for c, text in row if text in want or want in text]
+    for _r, text, row in table_rows(table):
+        if want in one_line(text):
+            cells = [c for c in row if one_line(clean_text(c.text))
+                     and (one_line(clean_text(c.text)) in want or want in one_line(clean_text(c.text)))]
             break
     if not cells:
-        cells = [c for row in rows.values() for c, text in row if want in text][:1]
+        cells = [c for c in sorted(table.cells, key=lambda c: (c.row, c.col))
+                 if one_line(clean_text(c.text)) and want in one_line(clean_text(c.text))][:1]
     if not cells:
         return []
     if all(c.cell_range for c in cells):

@@ -19,6 +19,7 @@ from openpyxl.utils.cell import get_column_letter, range_boundaries
 from engine.korean import CHUNK_BREAK, clean_text
 from engine.model import Block, Cell, Document, Table
 from engine.read.outline import heading_level
+from engine.search.table_header import band_cells, column_names, header_band
 
 # KorQuAD (questions outside the dev sample, with the index's re-ranking): 600 → R@1 0.942,
 # R@5 0.984; 1000 → 0.957, 0.987. A chunk then holds a Wikipedia paragraph or two.
@@ -199,7 +200,7 @@ class _Chunker:
     # ---- tables ----------------------------------------------------------
     def _table(self, block: Block, table: Table) -> None:
         """Whole rows packed into chunks that each start with the header row."""
-        rows = _rows(table)
+        rows = table_rows(table)
         if not rows:
             return
         header = rows[0] if len(rows) > 1 and rows[0][0] == 0 \
@@ -251,14 +252,24 @@ def chunk_id(n: int) -> str:
     return f"c{n:04d}"
 
 
-def _rows(table: Table) -> list[tuple[int, str, list[Cell]]]:
-    """(row index, 'a | b | c', cells) for every row with text, top to bottom."""
+def table_rows(table: Table) -> list[tuple[int, str, list[Cell]]]:
+    """(row index, 'a | b | c', cells) for every row with text, top to bottom; a header of several rows
+    is one row of column names ("구 분 | 2024년 1분기 | 2024년 2분기", table_header.py) and the table's
+    cells spanning rows below it stand in each of them."""
+    band = header_band(table)
+    # in a plain grid (no merged cells) an empty cell keeps its place ("2023년 |  | 900"), so every row
+    # has a cell under each header
+    grid = all(c.row_span == 1 and c.col_span == 1 for c in table.cells)
     by_row: dict[int, list[tuple[Cell, str]]] = {}
     for c in table.cells:
         text = clean_text(c.text)
-        if text:
-            by_row.setdefault(c.row, []).append((c, text))
-    out = []
+        if (text or grid) and c.row >= band:
+            # under a header band a cell spanning rows (the row label "미국" over its values and their
+            # growth rates) stands in each of its rows, so that each row has every column
+            for r in range(c.row, c.row + (c.row_span if band else 1)):
+                by_row.setdefault(r, []).append((c, text))
+    by_row = {r: row for r, row in by_row.items() if any(text for _c, text in row)}
+    out = [(0, " | ".join(column_names(table, band)), band_cells(table, band))] if band else []
     for r in sorted(by_row):
         row = sorted(by_row[r], key=lambda ct: ct[0].col)
         out.append((r, " | ".join(text.replace("\n", " ") for _c, text in row), [c for c, _t in row]))
