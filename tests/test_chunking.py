@@ -283,3 +283,11 @@ def test_a_quoted_row_under_a_two_row_header_points_at_its_own_cells():
     label = next(c for c in cells if c.text == "미국")
     growth = [c for c in cells if c.row == 3]
     assert [a["bbox"] for a in anchors] == [label.bbox] + [c.bbox for c in growth]
+
+
+def test_an_empty_cell_of_a_plain_grid_keeps_its_place_in_its_row():
+    doc, b = new_doc()
+    texts = [("구분", "강남권", "강북권"), ("2023년", "", "900"), ("", "", "")]
+    b.add_table(3, 3, [Cell(r, c, t) for r, row in enumerate(texts) for c, t in enumerate(row)], page=1)
+    (chunk,) = chunk_document(doc)
+    assert chunk.text.split("\n") == ["구분 | 강남권 | 강북권", "2023년 |  | 900"]     # a row of nothing is left out
