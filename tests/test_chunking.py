@@ -96,6 +96,14 @@ def test_a_header_of_two_rows_names_every_column_and_a_row_label_stands_in_each_
         "캐나다 | 9.6 | 3.6 | 6.6 | 13.3", "캐나다 | (30.6) | (1.8) | (△1.6) | (38.7)"]
 
 
+def test_a_row_label_spanning_past_the_last_row_stands_only_in_the_table_s_rows():
+    cells = [c if c.text != "캐나다" else Cell(c.row, 0, "캐나다", row_span=9999) for c in _quarterly_table()]
+    doc, b = new_doc()
+    b.add_table(6, 5, cells, page=1)
+    (chunk,) = chunk_document(doc)
+    assert chunk.text.split("\n")[-2:] == ["캐나다 | 9.6 | 3.6 | 6.6 | 13.3", "캐나다 | (30.6) | (1.8) | (△1.6) | (38.7)"]
+
+
 def test_a_form_whose_first_cell_spans_rows_keeps_its_rows_as_they_are():
     # "신청인" spans the rows of its fields: those rows are the form's content, not a header
     doc, b = new_doc()

@@ -265,8 +265,9 @@ def table_rows(table: Table) -> list[tuple[int, str, list[Cell]]]:
         text = clean_text(c.text)
         if (text or grid) and c.row >= band:
             # under a header band a cell spanning rows (the row label "미국" over its values and their
-            # growth rates) stands in each of its rows, so that each row has every column
-            for r in range(c.row, c.row + (c.row_span if band else 1)):
+            # growth rates) stands in each of its rows, so that each row has every column; a span a
+            # broken file declares past the table's last row stops there
+            for r in range(c.row, min(c.row + (c.row_span if band else 1), max(table.rows, c.row + 1))):
                 by_row.setdefault(r, []).append((c, text))
     by_row = {r: row for r, row in by_row.items() if any(text for _c, text in row)}
     out = [(0, " | ".join(column_names(table, band)), band_cells(table, band))] if band else []
