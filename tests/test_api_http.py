@@ -248,8 +248,11 @@ def test_the_usage_log_has_one_line_per_request_and_no_document_text(served):
     served.client.call("/search", {"query": "신청기간 비밀질문"})
     status, usage = served.client.call("/usage", method="GET")
     assert status == 200 and usage["local"]["/search"]["calls"] >= 1 and usage["unknown"]
-    lines = [json.loads(line) for line in (served.root / "usage.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert lines and {"consumer", "route", "status", "bytes_in", "bytes_out", "ms"} <= set(lines[-1])
     text = (served.root / "usage.jsonl").read_text(encoding="utf-8")
+    # the line of the /usage call itself is written after its answer was sent and may still be half
+    # written: every line the log has finished (up to its last newline) is whole JSON
+    lines = [json.loads(line) for line in text[:text.rfind("\n") + 1].splitlines()]
+    assert any(line["route"] == "/search" and line["consumer"] == "local" for line in lines)
+    assert {"consumer", "route", "status", "bytes_in", "bytes_out", "ms"} <= set(lines[-1])
     for secret in ("비밀질문", "8월 28일", NOTICE, served.token, "evil.example"):
         assert secret not in text
