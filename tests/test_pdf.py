@@ -98,6 +98,17 @@ def test_text_blocks_have_page_bbox_and_headings():
     assert doc.structure.title == "사업 개요"
 
 
+def test_a_row_drawn_out_of_order_reads_left_to_right():
+    # some writers draw a row's Hangul first and its Latin letters and digits after it, each piece apart
+    pieces = ["• DMD ", "소켓 구입", "(00", "개", "×0000", "원", ")"]
+    font, x, placed = pymupdf.Font("korea"), 72.0, []
+    for piece in pieces:
+        placed.append((x, 100, piece, 11))
+        x += font.text_length(piece, fontsize=11)
+    doc = read(korean_pdf([*reversed(placed), (72, 130, "다음 줄", 11)]))
+    assert doc.all_text() == "• DMD 소켓 구입(00개×0000원)\n다음 줄"
+
+
 def test_metadata_title_is_used_only_when_meaningful():
     doc = pymupdf.open()
     doc.new_page().insert_text((72, 100), "본문 첫 줄", fontname="korea", fontsize=11)

@@ -35,6 +35,7 @@ LARGE_PICTURE = 0.4    # … and pictures covering this share of it is read by O
 HEADING_RATIO = 1.25   # a short block whose font is this much larger than the body is a heading
 HEADING_MAX_CHARS = 100
 HYPHENS = ("-", "\xad")
+WORD_GAP = 0.15        # of the font size: a gap between two pieces of a row this wide is a space
 RULE_WIDTH = 3.0       # points: a drawn stroke at most this thick may be a table rule
 SNAP = 2.0             # points of slack when matching rules to table lines
 NOT_A_TITLE = re.compile(r"(\.(hwpx?|hwt|docx?|pdf|xlsx?|pptx?|txt|rtf)$)|^(untitled|제목 없음)$"
@@ -142,31 +143,62 @@ def _items(blocks: list[dict], rules: list) -> list:
 
 
 def _paragraph(block: dict) -> Optional[Paragraph]:
-    """A text block as one paragraph: lines on one row joined by a space, rows by a newline.
+    """A text block as one paragraph: the lines of one row left to right, rows joined by a newline.
 
-    A line ending in a hyphen runs on into the next without the hyphen.
+    Some writers draw a row's Hangul first and its Latin letters and digits after it ("소켓 구입 개 원"
+    then "DMD (00 ×0000 )"), each piece a line of its own: a row's pieces are put in order by where they
+    stand, with a space only where a gap shows one. A line ending in a hyphen runs on into the next
+    without the hyphen.
     """
-    text, previous = "", None
+    text = ""
     size, most = 0.0, 0
-    for line in block["lines"]:
-        spans = line["spans"]
-        line_text = _clean("".join([span["text"] for span in spans])).strip()
-        if not line_text:
-            continue
-        for span in spans:
-            if len(span["text"]) > most:
-                size, most = span["size"], len(span["text"])
-        if previous is not None:
-            middle = (line["bbox"][1] + line["bbox"][3]) / 2
-            if text[-1] in HYPHENS and line_text[0].isalpha():
-                text = text[:-1]  # a word broken over two lines, as pdftotext joins it
-            else:
-                text += " " if previous[1] <= middle <= previous[3] else "\n"
-        text += line_text
-        previous = line["bbox"]
+    for row in _rows(block["lines"]):
+        for line in row:
+            for span in line["spans"]:
+                if len(span["text"]) > most:
+                    size, most = span["size"], len(span["text"])
+        row_text = _row_text(row)
+        if text and text[-1] in HYPHENS and row_text[0].isalpha():
+            text = text[:-1] + row_text  # a word broken over two lines, as pdftotext joins it
+        else:
+            text += ("\n" if text else "") + row_text
     if not text:
         return None
     return Paragraph(text, list(block["bbox"]), round(size * 2) / 2)
+
+
+def _rows(lines: list[dict]) -> list[list[dict]]:
+    """The lines with text grouped into rows, in the order the rows come: a line whose middle lies
+    within the height of the line before it is on that line's row."""
+    rows: list[list[dict]] = []
+    for line in lines:
+        if not _line_text(line).strip():
+            continue
+        middle = (line["bbox"][1] + line["bbox"][3]) / 2
+        if rows and rows[-1][-1]["bbox"][1] <= middle <= rows[-1][-1]["bbox"][3]:
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    return rows
+
+
+def _row_text(row: list[dict]) -> str:
+    """A row's lines left to right; a space between two where the gap is wider than ``WORD_GAP`` of the
+    font size, none where they touch."""
+    text, right = "", None
+    for line in sorted(row, key=lambda line: line["bbox"][0]):
+        piece = _line_text(line)
+        size = max((span["size"] for span in line["spans"]), default=0.0)
+        if right is not None and line["bbox"][0] - right > WORD_GAP * size:
+            text = text.rstrip() + " " + piece.lstrip()
+        else:
+            text += piece
+        right = line["bbox"][2]
+    return text.strip()
+
+
+def _line_text(line: dict) -> str:
+    return _clean("".join(span["text"] for span in line["spans"]))
 
 
 def _grid(block: dict, rules: list) -> Optional[Grid]:
