@@ -303,6 +303,24 @@ def test_how_often_is_asked_and_answered_by_a_frequency_not_an_amount():
     assert best.text == "갱신주기 | 연간"
 
 
+def _scores(question, table: str) -> dict[str, float]:
+    """The hand-set score of each table row by how it starts (its label and first cell)."""
+    return {" | ".join(line.text.split(" | ")[:2]): line.score
+            for line in scoring.rank_lines(question, [_hit(table, "동향.hwp", "table")])}
+
+
+def test_a_rate_is_asked_by_percent_and_answered_by_the_bracketed_row_an_amount_by_the_row_of_amounts():
+    table = ("구 분 | 2024년 1분기 | 2024년 2분기\n미국 | 68.5 | 60.6\n미국 | (9.6) | (△11.3)\n"
+             "일본 | 12.1 | 9.9\n일본 | (1.2) | (△3.4)")
+    rate = analyze("2024년 2분기 미국 투자는 전년 대비 몇 퍼센트 늘었나요?")
+    assert "rate" in rate.cues and "amount" not in rate.cues
+    assert "rate" in full_cues(line_cues(rate, "전년 동기 대비 8.9% 감소"))
+    assert _scores(rate, table)["미국 | (9.6)"] > _scores(rate, table)["미국 | 68.5"]
+    amount = analyze("2024년 2분기 미국 투자액은 얼마인가요?")
+    assert _scores(amount, table)["미국 | 68.5"] > _scores(amount, table)["미국 | (9.6)"]
+    assert "amount" in full_cues(line_cues(amount, "일반지역 | (6) | 잔류염소"))     # a whole number in brackets counts
+
+
 def test_an_organisation_asked_with_where_is_a_who_question_and_a_law_field_names_its_kind():
     who = analyze("환승센터 표준데이터의 소관 부처는 어디인가요?")
     assert "who" in who.cues

@@ -75,9 +75,13 @@ _SOME_TIME = (r"\d{4}\s*년\s*\d{1,2}\s*월|\d{1,2}\s*:\s*\d{2}|[(（][월화수
 # in a table cell; then any other number of three or more characters.
 _UNIT_AMOUNT = (r"[0-9][0-9,.]*\s*[십백천만억조]*\s*(원|달러|불|%|퍼센트|명|건|대|개|곳|쪽|페이지|회|점|초|분"
                 r"|시간|배|편|인치|바이트|톤|㎡|km)|[0-9]\s*[만억조]|[￦₩$]\s*[0-9]"
-                r"|[0-9]{1,3}(,[0-9]{3})+|[0-9]+\.[0-9]+|(^|\|)\s*[(△-]?[0-9][0-9,.]*\)?\s*(\||$)"
+                r"|[0-9]{1,3}(,[0-9]{3})+|(?<![(（△▲0-9.,])[0-9]+\.[0-9]+(?![0-9]*\s*[)）])|(^|\|)\s*([△▲-]?[0-9][0-9,.]*|\(\s*[0-9][0-9,]*\s*\))\s*(\||$)"
                 r"|(?<![0-9’‘'`])[0-9]{1,3}\s*(개월|년간|일간|주간|년(?![0-9도]))")   # a span: "1년", "24개월"
 _BARE_NUMBER = r"[0-9][0-9,.]{2,}"
+# A share or a rate of change: a percentage, or a decimal or △ number in brackets alone in a table
+# cell (how statistics tables print a growth rate under an amount: "미국 | 68.5" over "미국 | (9.6)";
+# a whole number in brackets is a count: "(6항목)").
+_RATE = (r"[0-9]\s*(%|％|퍼센트|%p|포인트)|(^|\|)\s*[(（]\s*([△▲▽▼+-]?\s*[0-9][0-9,]*\.[0-9]+|[△▲▽▼]\s*[0-9][0-9,]*)\s*[)）]\s*(\||$)")
 # A stretch of time: from one date or month to another ("’26. 4. ∼ ’27. 3.", "3.23. ~ 4.13."), a length
 # ("6개월", "5년 동안", "270일간") or one counted from a day ("계약일로부터 270일").
 _SPAN = (r"[0-9][.)\s]*(일|월|년)?\s*[~∼～〜–]\s*[’'‘]?\s*[0-9]"
@@ -120,6 +124,9 @@ CUES: tuple[Cue, ...] = (
          labels=r"일시|기간|일자|날짜|기한|시기|일정|마감|시점|시각|일$"),
     _cue("amount", r"얼마|몇|금액|액수|비율|규모|수치|퍼센트|총액", _UNIT_AMOUNT, _BARE_NUMBER, 0.12, 0.1,
          labels=r"금액|예산|비용|사업비|단가|가격|액$|수$|규모|비율|률$|율$"),
+    # a share or rate asked ("몇 퍼센트", "증가율", "비중") rather than an amount
+    _cue("rate", r"퍼센트|%|％|비율|비중|[증감가소승락]\s*률|[증감가소승락]\s*율", _RATE, _BARE_NUMBER, 0.12, 0.1,
+         labels=r"비율|비중|률$|율$|증감", replaces=("amount",)),
     _cue("who", r"누구|누가|어느\s*(기관|부서|곳|업체|회사|단체|팀|과)|(기관|부서|부처|업체|회사|단체)(은|는|이|가)?\s*어디"
                 r"|소속|담당|주관|발주|문의",
          r"귀하|담당자?\s*:|소속|사무관|주무관|과장|국장|장관|교수|대표|책임자|관리자|대리인|\bpm\b"
