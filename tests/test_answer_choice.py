@@ -206,6 +206,14 @@ def test_cues_ignore_numbers_counted_like_the_question_and_count_spans():
     assert "amount" not in full_cues(line_cues(span, "‘24년 하자보수 실적"))
 
 
+def test_a_count_is_held_with_a_korean_counter_and_a_counter_alike_answers_the_one_asked():
+    photos = analyze("보도자료에 사진은 몇 장 붙어 있나요?")
+    assert "unit" in line_cues(photos, "붙임 관련 사진 2매")          # 장 and 매 count the same sheets
+    assert "unit" not in line_cues(photos, "사진 설명: 건설 현장")
+    kinds = analyze("절차서는 몇 종인가요?")
+    assert "amount" in full_cues(line_cues(kinds, "정비 절차서 | 56종"))
+
+
 def test_a_table_row_comes_with_its_header_and_the_cell_the_question_names_is_the_answer(tenant):
     result = answer(tenant, "2024년 강북권 예상 관객 수는 몇 명인가요?")
     [line, *_] = result["lines"]

@@ -71,10 +71,10 @@ _FULL_DATE = (r"\d{4}\s*[.\-/]\s*\d{1,2}\s*[.\-/]\s*\d{1,2}|\d{1,2}\s*월\s*\d{1
               r"|(한|된|받은|지난)\s*날\s*(부터|로부터|까지|이후)")    # "공포한 날부터 시행한다"
 _SOME_TIME = (r"\d{4}\s*년\s*\d{1,2}\s*월|\d{1,2}\s*:\s*\d{2}|[(（][월화수목금토일][)）]"
               r"|\d+\s*(일|주|개월|시간|년)\s*(이내|이전|전|후|까지|부터)")
-# A number with its unit (원, 달러, %, 명 …), a written-out amount ("1,250", "12.5") or a number alone
+# A number with its unit or counter (원, 달러, %, 명, 매, 종 …), a written-out amount ("1,250", "12.5") or a number alone
 # in a table cell; then any other number of three or more characters.
 _UNIT_AMOUNT = (r"[0-9][0-9,.]*\s*[십백천만억조]*\s*(원|달러|불|%|퍼센트|명|건|대|개|곳|쪽|페이지|회|점|초|분"
-                r"|시간|배|편|인치|바이트|톤|㎡|km)|[0-9]\s*[만억조]|[￦₩$]\s*[0-9]"
+                r"|시간|배|편|인치|바이트|톤|㎡|km|매|장|부|권|종|가지|세대|채|팀|개소|항목)|[0-9]\s*[만억조]|[￦₩$]\s*[0-9]"
                 r"|[0-9]{1,3}(,[0-9]{3})+|(?<![(（△▲0-9.,])[0-9]+\.[0-9]+(?![0-9]*\s*[)）])|(^|\|)\s*([△▲-]?[0-9][0-9,.]*|\(\s*[0-9][0-9,]*\s*\))\s*(\||$)"
                 r"|(?<![0-9’‘'`])[0-9]{1,3}\s*(개월|년간|일간|주간|년(?![0-9도]))")   # a span: "1년", "24개월"
 _BARE_NUMBER = r"[0-9][0-9,.]{2,}"
@@ -275,6 +275,8 @@ def _alone(text: str, tok) -> bool:
 
 
 UNIT_WEIGHT = 0.05
+# Counters that count the same things: "몇 장" is answered by "2매", "몇 곳" by "3개소".
+LIKE_COUNTERS = {"장": ("매",), "매": ("장",), "명": ("인",), "곳": ("개소",), "개소": ("곳",)}
 MAX_CUE_WEIGHT = 0.2
 # What each kind of answer held in full is worth in ``line_cues`` (the features say which kinds a line holds).
 CUE_WORTH = {**{cue.name: cue.weight for cue in CUES if cue.weight}, "unit": UNIT_WEIGHT}
@@ -359,9 +361,9 @@ def line_cues(question: Question, line: str, header: str = "") -> dict[str, floa
             found[name] = cue.weight
         elif any(cue.weak.search(text) for text in variants):
             found[name] = cue.weight / 2
-    unit = re.escape(question.unit or "")
+    unit = "|".join(map(re.escape, (question.unit, *LIKE_COUNTERS.get(question.unit, ())))) if question.unit else ""
     if unit and "amount" in question.cues and (
-            re.search(rf"[0-9]\s*{unit}", line) or (re.search(unit, header) and re.search(r"[0-9]", line))):
+            re.search(rf"[0-9]\s*({unit})", line) or (re.search(unit, header) and re.search(r"[0-9]", line))):
         found["unit"] = UNIT_WEIGHT
     return found
 
