@@ -351,6 +351,14 @@ def test_a_phone_question_is_answered_by_a_number_to_call():
     assert "1588-0800" in best.text
 
 
+def test_a_fax_or_e_mail_asked_in_hangul_is_found_where_the_form_prints_latin_letters():
+    text = "안심확인제 신청\n전 화 : 041-731-8200\nF A X : 041-731-8219\nE-mail : water@korea.kr"
+    fax = choose_lines(analyze("안심확인제 신청 팩스 번호가 뭔가요?"), [_hit(text, "안내.hwp")])
+    assert fax and fax[0].text == "F A X : 041-731-8219"
+    mail = choose_lines(analyze("안심확인제 신청 이메일 주소는?"), [_hit(text, "안내.hwp")])
+    assert mail and mail[0].text == "E-mail : water@korea.kr"
+
+
 def test_how_long_is_asked_by_a_period_and_answered_by_a_span_not_by_the_word_during():
     period = analyze("시범 도입 사업은 얼마 동안 진행하나요?")
     assert "period" in period.cues

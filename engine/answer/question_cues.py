@@ -47,6 +47,9 @@ PARAPHRASES: dict[str, tuple[str, ...]] = {
     "돈": ("금액", "수입"), "열리": ("개최", "행사"), "내": ("제출",), "늘": ("증가", "증감"),
     "줄": ("감소",), "줄어들": ("감소",), "뽑": ("선정",), "받": ("접수",),
     "편성": ("예산",), "계산": ("산출",), "산정": ("산출",), "작년": ("전년",), "올해": ("금년",),
+    # the Latin letters forms and letterheads print for a contact ("F A X : 041-…", "E-mail", "TEL")
+    "팩스": ("fax",), "이메일": ("e-mail", "email", "전자우편"), "전화": ("tel", "☎"), "전화번호": ("tel", "☎"),
+    "홈페이지": ("누리집", "www"),
 }
 # Words naming the document or its parts ("예제 파일 본문에는"): looked for, but worth little.
 GENERIC_WORDS = frozenset("문서 파일 자료 본문 문장 항목 부분".split())
