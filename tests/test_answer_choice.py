@@ -206,6 +206,13 @@ def test_cues_ignore_numbers_counted_like_the_question_and_count_spans():
     assert "amount" not in full_cues(line_cues(span, "‘24년 하자보수 실적"))
 
 
+def test_a_month_and_day_with_its_weekday_is_a_date_not_an_amount():
+    line = "예산안은 9.1(화) 국무회의를 거쳐 9.3(목)에 국회에 제출할 계획입니다."
+    assert "amount" not in full_cues(line_cues(analyze("2021년 예산안의 총지출 규모는 얼마인가요?"), line))
+    assert "when" in full_cues(line_cues(analyze("예산안은 국회에 언제 제출하나요?"), line))
+    assert "amount" in full_cues(line_cues(analyze("경제성장률은 얼마인가요?"), "경제성장률 2.5 전망"))
+
+
 def test_a_count_is_held_with_a_korean_counter_and_a_counter_alike_answers_the_one_asked():
     photos = analyze("보도자료에 사진은 몇 장 붙어 있나요?")
     assert "unit" in line_cues(photos, "붙임 관련 사진 2매")          # 장 and 매 count the same sheets
