@@ -109,6 +109,11 @@ def test_a_row_drawn_out_of_order_reads_left_to_right():
     assert doc.all_text() == "• DMD 소켓 구입(00개×0000원)\n다음 줄"
 
 
+def test_a_heading_drawn_twice_for_a_shadow_is_read_once():
+    doc = read(korean_pdf([(72, 100, "언어자원", 14), (73, 101, "언어자원", 14), (72, 130, "본문 첫 줄", 11)]))
+    assert doc.all_text() == "언어자원\n본문 첫 줄"
+
+
 def test_metadata_title_is_used_only_when_meaningful():
     doc = pymupdf.open()
     doc.new_page().insert_text((72, 100), "본문 첫 줄", fontname="korea", fontsize=11)

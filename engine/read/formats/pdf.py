@@ -184,16 +184,20 @@ def _rows(lines: list[dict]) -> list[list[dict]]:
 
 def _row_text(row: list[dict]) -> str:
     """A row's lines left to right; a space between two where the gap is wider than ``WORD_GAP`` of the
-    font size, none where they touch."""
-    text, right = "", None
+    font size, none where they touch. A piece drawn again over itself (a shadow or a bold effect:
+    "언어자원" twice, a point apart) is read once."""
+    text, right, last = "", None, None
     for line in sorted(row, key=lambda line: line["bbox"][0]):
         piece = _line_text(line)
+        x0, x1 = line["bbox"][0], line["bbox"][2]
+        if last is not None and piece.strip() == last.strip() and right - x0 > (x1 - x0) / 2:
+            continue
         size = max((span["size"] for span in line["spans"]), default=0.0)
-        if right is not None and line["bbox"][0] - right > WORD_GAP * size:
+        if right is not None and x0 - right > WORD_GAP * size:
             text = text.rstrip() + " " + piece.lstrip()
         else:
             text += piece
-        right = line["bbox"][2]
+        right, last = x1, piece
     return text.strip()
 
 
