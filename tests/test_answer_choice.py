@@ -366,6 +366,13 @@ def test_a_fax_or_e_mail_asked_in_hangul_is_found_where_the_form_prints_latin_le
     assert mail and mail[0].text == "E-mail : water@korea.kr"
 
 
+def test_which_unit_or_ministry_asks_who_and_the_noun_is_not_looked_for():
+    unit = analyze("이 구매요구서는 어느 부대가 작성했나요?")
+    assert "who" in unit.cues and "부대" not in [t.text for t in unit.terms]
+    text = "8.2.6 현장 조사 시 부대 출입에 따른 행정사항은 현지부대의 조건에 따른다.\n작성기관 : 61전대 615대대"
+    assert choose_lines(unit, [_hit(text, "구매요구서.hwp")])[0].text == "작성기관 : 61전대 615대대"
+
+
 def test_how_long_is_asked_by_a_period_and_answered_by_a_span_not_by_the_word_during():
     period = analyze("시범 도입 사업은 얼마 동안 진행하나요?")
     assert "period" in period.cues

@@ -63,7 +63,7 @@ KIND_WORDS = {
     **dict.fromkeys(("기관", "부서", "부처", "업체", "회사", "단체"), "who"),     # "발주한 기관은 어디인가요?"
 }
 # After 어느/어떤/무슨 these name the kind of answer asked for ("어느 부서"), not a word to look for.
-ANSWER_KINDS = frozenset("기관 부서 곳 업체 회사 단체 팀 과 장소 지역 나라 사람 분".split())
+ANSWER_KINDS = frozenset("기관 부서 부처 부대 사무소 곳 업체 회사 단체 팀 과 장소 지역 나라 사람 분".split())
 _WHICH = frozenset(("어느", "어떤", "무슨"))
 
 # A full date (2023. 10. 21. / 2020년 2월 11일 / 8월 28일 / 22.1.1.) or the day an act dates from ("공포한
@@ -131,7 +131,7 @@ CUES: tuple[Cue, ...] = (
     # a share or rate asked ("몇 퍼센트", "증가율", "비중") rather than an amount
     _cue("rate", r"퍼센트|%|％|비율|비중|[증감가소승락]\s*률|[증감가소승락]\s*율", _RATE, _BARE_NUMBER, 0.12, 0.1,
          labels=r"비율|비중|률$|율$|증감", replaces=("amount",)),
-    _cue("who", r"누구|누가|어느\s*(기관|부서|곳|업체|회사|단체|팀|과)|(기관|부서|부처|업체|회사|단체)(은|는|이|가)?\s*어디"
+    _cue("who", r"누구|누가|어느\s*(기관|부서|부처|부대|사무소|곳|업체|회사|단체|팀|과)|(기관|부서|부처|업체|회사|단체)(은|는|이|가)?\s*어디"
                 r"|소속|담당|주관|발주|문의",
          r"귀하|담당자?\s*:|소속|사무관|주무관|과장|국장|장관|교수|대표|책임자|관리자|대리인|\bpm\b"
          r"|[가-힣]{2,}(부|처|청|과|팀|실|국|단)(\b|\s)"
