@@ -114,6 +114,20 @@ def test_a_heading_drawn_twice_for_a_shadow_is_read_once():
     assert doc.all_text() == "언어자원\n본문 첫 줄"
 
 
+def test_a_word_placed_glyph_by_glyph_is_one_word_and_the_next_column_stays_apart():
+    # some writers place every character of a table by itself; MuPDF gives each its own block
+    doc = pymupdf.open()
+    page = doc.new_page()
+    x = 72.0
+    for ch in "예비입주자":
+        page.insert_text((x, 100), ch, fontname="korea", fontsize=11)
+        page.draw_rect(pymupdf.Rect(x, 88, x + 11, 102), width=0.3)     # a drawing between the glyphs
+        x += 11.0
+    page.insert_text((300, 100), "1,125", fontname="korea", fontsize=11)
+    text = read(doc.tobytes()).all_text()
+    assert "예비입주자" in text.split("\n") and "1,125" in text.split("\n")
+
+
 def test_metadata_title_is_used_only_when_meaningful():
     doc = pymupdf.open()
     doc.new_page().insert_text((72, 100), "본문 첫 줄", fontname="korea", fontsize=11)
