@@ -1,4 +1,4 @@
-"""Put the office documents into A/docs and B/docs from local git copies of their repositories.
+"""Put the office documents into each set's docs/ (A, B, C …) from local git copies of their repositories.
 
     python bench/office/restore_docs.py MIRRORS
 

@@ -36,8 +36,7 @@ HEADING_RATIO = 1.25   # a short block whose font is this much larger than the b
 HEADING_MAX_CHARS = 100
 HYPHENS = ("-", "\xad")
 WORD_GAP = 0.15        # of the font size: a gap between two pieces of a row this wide is a space
-GLYPH_CHARS = 3        # a text block this short, placed by itself, may be one glyph of a word …
-GLYPH_MARGIN = 2.0     # … and belongs to the word before it when it stands within this many font sizes
+PIECE_MARGIN = 2.0     # font sizes: a one-line block this close after a line on its row goes on that line
 RULE_WIDTH = 3.0       # points: a drawn stroke at most this thick may be a table rule
 SNAP = 2.0             # points of slack when matching rules to table lines
 NOT_A_TITLE = re.compile(r"(\.(hwpx?|hwt|docx?|pdf|xlsx?|pptx?|txt|rtf)$)|^(untitled|제목 없음)$"
@@ -125,7 +124,7 @@ def page_ranges(numbers: list[int]) -> str:
 
 def _items(blocks: list[dict], rules: list) -> list:
     out: list = []
-    for block in _glyphs_joined(blocks):
+    for block in _pieces_joined(blocks):
         kind = block.get("type")
         if kind == 0:
             para = _paragraph(block)
@@ -144,16 +143,17 @@ def _items(blocks: list[dict], rules: list) -> list:
     return out
 
 
-def _glyphs_joined(blocks: list[dict]) -> list[dict]:
-    """``blocks`` with runs of one-glyph blocks joined into the text block before them: some writers
-    place every character of a table by itself ("2" "0" "2" "1" "년"), which MuPDF gives as one block
-    each. A glyph joins when it stands on the row of the block's last line, right after it (within
-    ``GLYPH_MARGIN`` of the font size: "구  분" is one word, the next column is not)."""
+def _pieces_joined(blocks: list[dict]) -> list[dict]:
+    """``blocks`` with each block of one line joined to the text block before it when it goes on that
+    block's last line: on its row, within ``PIECE_MARGIN`` of the font size after it ("구  분" is one
+    word, the next column is not). Some writers place every character of a table, or every few words
+    of a line, by itself ("2" "0" "2" "1" "년"; "※ 중단" then "(중단처분·중도포기자) 포함"), which
+    MuPDF gives as a block each, drawings often between them."""
     out: list[dict] = []
-    text_at = None     # where in ``out`` the last text block is (drawings may lie between it and a glyph)
+    text_at = None     # where in ``out`` the last text block is (drawings may lie between it and a piece)
     for block in blocks:
         last = out[text_at] if text_at is not None else None
-        if (last is not None and _glyph(block) and last.get("lines")
+        if (last is not None and _one_line(block) and last.get("lines")
                 and _continues(last["lines"][-1], block["lines"][0])):
             out[text_at] = {**last, "lines": last["lines"] + block["lines"],
                             "bbox": [min(last["bbox"][0], block["bbox"][0]), min(last["bbox"][1], block["bbox"][1]),
@@ -167,17 +167,17 @@ def _glyphs_joined(blocks: list[dict]) -> list[dict]:
     return out
 
 
-def _glyph(block: dict) -> bool:
-    """A text block of one line holding at most ``GLYPH_CHARS`` characters."""
+def _one_line(block: dict) -> bool:
     lines = block.get("lines") or []
-    return block.get("type") == 0 and len(lines) == 1 and 0 < len(_line_text(lines[0]).strip()) <= GLYPH_CHARS
+    return block.get("type") == 0 and len(lines) == 1 and bool(_line_text(lines[0]).strip())
 
 
-def _continues(line: dict, glyph: dict) -> bool:
-    middle = (glyph["bbox"][1] + glyph["bbox"][3]) / 2
-    size = max((span["size"] for span in glyph["spans"]), default=0.0)
+def _continues(line: dict, piece: dict) -> bool:
+    """Whether ``piece`` (a line) stands on the row of ``line``, just after it."""
+    middle = (piece["bbox"][1] + piece["bbox"][3]) / 2
+    size = max((span["size"] for span in piece["spans"]), default=0.0)
     return (line["bbox"][1] <= middle <= line["bbox"][3]
-            and -size <= glyph["bbox"][0] - line["bbox"][2] <= GLYPH_MARGIN * size)
+            and -size <= piece["bbox"][0] - line["bbox"][2] <= PIECE_MARGIN * size)
 
 
 def _paragraph(block: dict) -> Optional[Paragraph]:
