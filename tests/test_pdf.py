@@ -114,7 +114,7 @@ def test_a_heading_drawn_twice_for_a_shadow_is_read_once():
     assert doc.all_text() == "언어자원\n본문 첫 줄"
 
 
-def test_a_word_placed_glyph_by_glyph_is_read_whole_and_the_next_column_stays_apart():
+def test_a_word_placed_glyph_by_glyph_is_read_whole_the_next_column_apart_and_a_row_of_numbers_whole():
     # some writers place every character of a table by itself; MuPDF gives each its own block
     doc = pymupdf.open()
     page = doc.new_page()
@@ -123,9 +123,13 @@ def test_a_word_placed_glyph_by_glyph_is_read_whole_and_the_next_column_stays_ap
         page.insert_text((x, 100), ch, fontname="korea", fontsize=11)
         page.draw_rect(pymupdf.Rect(x, 88, x + 11, 102), width=0.3)     # a drawing between the glyphs
         x += 11.0
-    page.insert_text((300, 100), "1,125", fontname="korea", fontsize=11)
+    page.insert_text((300, 100), "중도포기", fontname="korea", fontsize=11)
+    # a table drawn without rules, its numbers placed one by one far from the row's label
+    for x, cell in ((72, "합"), (90, "계"), (250, "2"), (256, "2"), (262, ","), (266, "5"), (350, "10.3")):
+        page.insert_text((x, 140), cell, fontname="korea", fontsize=11)
+        page.draw_rect(pymupdf.Rect(x, 128, x + 5, 142), width=0.3)
     text = read(doc.tobytes()).all_text()
-    assert {"예비입주자", "1,125"} <= set(text.split("\n"))
+    assert {"예비입주자", "중도포기", "합 계 22,5 10.3"} <= set(text.split("\n"))
 
 
 def test_metadata_title_is_used_only_when_meaningful():

@@ -15,6 +15,7 @@ text that are mostly a picture (a scan bound into a text PDF).
 from __future__ import annotations
 
 import bisect
+import math
 import re
 import time
 from collections import Counter
@@ -36,6 +37,7 @@ HEADING_RATIO = 1.25   # a short block whose font is this much larger than the b
 HEADING_MAX_CHARS = 100
 HYPHENS = ("-", "\xad")
 WORD_GAP = 0.15        # of the font size: a gap between two pieces of a row this wide is a space
+NUMBER_CELL = re.compile(r"[△▲▽▼+\-(]?\s*[0-9][0-9,.]*\s*%?\)?$")
 PIECE_MARGIN = 2.0     # font sizes: a one-line block this close after a line on its row goes on that line
 RULE_WIDTH = 3.0       # points: a drawn stroke at most this thick may be a table rule
 SNAP = 2.0             # points of slack when matching rules to table lines
@@ -173,11 +175,13 @@ def _one_line(block: dict) -> bool:
 
 
 def _continues(line: dict, piece: dict) -> bool:
-    """Whether ``piece`` (a line) stands on the row of ``line``, just after it."""
+    """Whether ``piece`` (a line) stands on the row of ``line``, just after it, or anywhere after it when
+    it is a number (the cells of a table drawn without rules: "합 계" … "22,565" … "24,887")."""
     middle = (piece["bbox"][1] + piece["bbox"][3]) / 2
     size = max((span["size"] for span in piece["spans"]), default=0.0)
-    return (line["bbox"][1] <= middle <= line["bbox"][3]
-            and -size <= piece["bbox"][0] - line["bbox"][2] <= PIECE_MARGIN * size)
+    gap = piece["bbox"][0] - line["bbox"][2]
+    margin = math.inf if NUMBER_CELL.match(_line_text(piece).strip()) else PIECE_MARGIN * size
+    return line["bbox"][1] <= middle <= line["bbox"][3] and -size <= gap <= margin
 
 
 def _paragraph(block: dict) -> Optional[Paragraph]:
