@@ -169,6 +169,27 @@ def test_ruled_table_becomes_cells_with_bbox_and_no_duplicate_paragraphs():
     assert "시설 | 12억 원 | 신규" in table_block.text
 
 
+def test_a_cell_written_glyph_by_glyph_reads_as_its_word():
+    doc = pymupdf.open()
+    page = doc.new_page()
+    rows, cols, left, top, w, h = 2, 2, 72, 120, 150, 30
+    for r in range(rows + 1):
+        page.draw_line((left, top + r * h), (left + cols * w, top + r * h))
+    for c in range(cols + 1):
+        page.draw_line((left + c * w, top), (left + c * w, top + rows * h))
+    texts = [["구분", "금액"], ["수급자로서", "12억 원"]]
+    font = pymupdf.Font("korea")
+    for r in range(rows):
+        for c in range(cols):
+            x = left + c * w + 6
+            for ch in texts[r][c]:          # each character placed by itself, as some writers do
+                page.insert_text((x, top + r * h + 20), ch, fontname="korea", fontsize=11)
+                page.draw_rect(pymupdf.Rect(x, top + r * h + 8, x + 1, top + r * h + 9), width=0.2)
+                x += font.text_length(ch, fontsize=11)
+    table = read(doc.tobytes()).tables[0]
+    assert table.grid() == texts
+
+
 def test_merged_cell_gets_its_span():
     doc = pymupdf.open()
     page = doc.new_page()

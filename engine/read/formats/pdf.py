@@ -154,6 +154,8 @@ def _pieces_joined(blocks: list[dict]) -> list[dict]:
     out: list[dict] = []
     text_at = None     # where in ``out`` the last text block is (drawings may lie between it and a piece)
     for block in blocks:
+        if block.get("type") == 0 and not any(_line_text(line).strip() for line in block.get("lines") or []):
+            continue       # a space placed by itself
         last = out[text_at] if text_at is not None else None
         if (last is not None and _one_line(block) and last.get("lines")
                 and _continues(last["lines"][-1], block["lines"][0])):
@@ -330,7 +332,7 @@ def _inside(rect, box) -> bool:
 def _text_of(blocks: list[dict]) -> str:
     """All text under a structure block (a cell, a nested table), one paragraph per line."""
     parts = []
-    for block in blocks:
+    for block in _pieces_joined(blocks):
         if block.get("type") == 0:
             para = _paragraph(block)
             if para:
