@@ -213,6 +213,16 @@ def test_a_month_and_day_with_its_weekday_is_a_date_not_an_amount():
     assert "amount" in full_cues(line_cues(analyze("경제성장률은 얼마인가요?"), "경제성장률 2.5 전망"))
 
 
+def test_a_year_and_month_is_a_time_and_a_change_asked_is_found_as_변경():
+    renamed = analyze("국립국어연구원이 국립국어원으로 이름이 바뀐 건 언제인가요?")
+    assert "변경" in [t.text for t in renamed.terms]
+    line = "ㅇ 2004. 11. 국립국어연구원을 국립국어원으로 명칭 변경 및 기능 조정"
+    assert "when" in line_cues(renamed, line)
+    assert "when" not in line_cues(renamed, "총사업비 2004.5억 원")
+    [best, *_] = choose_lines(renamed, [_hit("ㅇ 1991. 1. 국립국어연구원 개원(종로구 운니동)\n" + line, "연혁.pdf")])
+    assert best.text == line
+
+
 def test_a_count_is_held_with_a_korean_counter_and_a_counter_alike_answers_the_one_asked():
     photos = analyze("보도자료에 사진은 몇 장 붙어 있나요?")
     assert "unit" in line_cues(photos, "붙임 관련 사진 2매")          # 장 and 매 count the same sheets
