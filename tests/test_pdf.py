@@ -190,6 +190,30 @@ def test_a_cell_written_glyph_by_glyph_reads_as_its_word():
     assert table.grid() == texts
 
 
+def _glyph_block(ch: str, x: float, y: float) -> dict:
+    line = {"bbox": (x, y, x + 6, y + 15), "dir": (1.0, 0.0),
+            "spans": [{"text": ch, "size": 10.0, "bbox": (x, y, x + 6, y + 15)}]}
+    return {"type": 0, "bbox": line["bbox"], "lines": [line]}
+
+
+def test_a_table_hunt_that_cut_between_glyphs_is_read_as_rows_of_text():
+    # MuPDF's table hunt sometimes makes a column of every character ("(" "△" "1" "9" "." "5" ")")
+    from engine.read.formats.pdf import _items
+    rows, xs = [], []
+    for r, (text, gap) in enumerate((("55.5 52.8 60.2 50.3 49.0 38.6", 30), ("(△19.5) (△3.6) (△11.1) (△4.2) (△11.8) (△26.9)", 12))):
+        y, x, cells = 100 + 20 * r, 60.0, []
+        for ch in text:
+            if ch != " ":
+                cells.append({"type": 2, "std": "TD", "bbox": (x, y, x + 6, y + 15), "blocks": [_glyph_block(ch, x, y)]})
+            x += 6 if ch != " " else gap
+        xs = sorted(set(xs) | {c["bbox"][0] for c in cells} | {c["bbox"][2] for c in cells})
+        rows.append({"type": 2, "std": "TR", "bbox": (60, y, x, y + 15), "blocks": cells})
+    hunt = {"type": 4, "xpos": [(x, 0) for x in xs], "ypos": [(100, 0), (120, 0), (140, 0)]}
+    table = {"type": 2, "std": "Table", "bbox": (60, 100, 600, 140), "blocks": [hunt, *rows]}
+    assert [item.text for item in _items([table], [])] == ["55.5 52.8 60.2 50.3 49.0 38.6",
+                                                    "(△19.5) (△3.6) (△11.1) (△4.2) (△11.8) (△26.9)"]
+
+
 def test_merged_cell_gets_its_span():
     doc = pymupdf.open()
     page = doc.new_page()

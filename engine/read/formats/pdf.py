@@ -38,6 +38,8 @@ HEADING_MAX_CHARS = 100
 HYPHENS = ("-", "\xad")
 WORD_GAP = 0.15        # of the font size: a gap between two pieces of a row this wide is a space
 NUMBER_CELL = re.compile(r"[△▲▽▼+\-(]?\s*[0-9][0-9,.]*\s*%?\)?$")
+GLYPH_COLUMNS = 30    # a hunted table this wide whose cells …
+GLYPH_SHARE = 0.7      # … hold one character at least this often was cut between glyphs
 PIECE_MARGIN = 2.0     # font sizes: a one-line block this close after a line on its row goes on that line
 RULE_WIDTH = 3.0       # points: a drawn stroke at most this thick may be a table rule
 SNAP = 2.0             # points of slack when matching rules to table lines
@@ -136,6 +138,8 @@ def _items(blocks: list[dict], rules: list) -> list:
             grid = _grid(block, rules)
             if grid is None:
                 out += _items(block.get("blocks", []), rules)
+            elif _split_into_glyphs(grid):      # a column per character: read as the text it is
+                out += _items(_text_blocks(block), rules)
             elif grid.rows == 1 and grid.cols == 1:  # a framed box, not a table
                 out.append(Paragraph("\n".join(c.text for c in grid.cells if c.text), grid.bbox))
             else:
@@ -247,6 +251,25 @@ def _row_text(row: list[dict]) -> str:
 
 def _line_text(line: dict) -> str:
     return _clean("".join(span["text"] for span in line["spans"]))
+
+
+def _split_into_glyphs(grid: Grid) -> bool:
+    """Whether MuPDF's table hunt cut a table between its characters (a cell per glyph of "(△19.5)"):
+    many columns, nearly every filled cell one character (a month's day columns "1" … "31" are not)."""
+    filled = [c for c in grid.cells if c.text.strip()]
+    glyphs = sum(1 for c in filled if len(c.text.strip()) == 1)
+    return grid.cols >= GLYPH_COLUMNS and glyphs > GLYPH_SHARE * len(filled)
+
+
+def _text_blocks(block: dict) -> list[dict]:
+    """The text blocks under a structure block, in order."""
+    out = []
+    for child in block.get("blocks", []):
+        if child.get("type") == 0:
+            out.append(child)
+        elif child.get("type") == 2:
+            out += _text_blocks(child)
+    return out
 
 
 def _grid(block: dict, rules: list) -> Optional[Grid]:
