@@ -163,15 +163,16 @@ def _pieces_joined(blocks: list[dict]) -> list[dict]:
         last = out[text_at] if text_at is not None else None
         if (last is not None and _one_line(block) and last.get("lines")
                 and _continues(last["lines"][-1], block["lines"][0])):
-            out[text_at] = {**last, "lines": last["lines"] + block["lines"],
-                            "bbox": [min(last["bbox"][0], block["bbox"][0]), min(last["bbox"][1], block["bbox"][1]),
-                                     max(last["bbox"][2], block["bbox"][2]), max(last["bbox"][3], block["bbox"][3])]}
+            last["lines"].append(block["lines"][0])      # in place: a row of thousands of glyphs stays linear
+            last["bbox"] = [min(last["bbox"][0], block["bbox"][0]), min(last["bbox"][1], block["bbox"][1]),
+                            max(last["bbox"][2], block["bbox"][2]), max(last["bbox"][3], block["bbox"][3])]
             continue
-        out.append(block)
         if block.get("type") == 0:
-            text_at = len(out) - 1
+            block = {**block, "lines": list(block.get("lines") or [])}     # MuPDF's own dict is left as it is
+            text_at = len(out)
         elif block.get("type") != 3:
             text_at = None
+        out.append(block)
     return out
 
 
