@@ -161,8 +161,7 @@ def _pieces_joined(blocks: list[dict]) -> list[dict]:
         if block.get("type") == 0 and not any(_line_text(line).strip() for line in block.get("lines") or []):
             continue       # a space placed by itself
         last = out[text_at] if text_at is not None else None
-        if (last is not None and _one_line(block) and last.get("lines")
-                and _continues(last["lines"][-1], block["lines"][0])):
+        if last is not None and _one_line(block) and _continues(last["lines"][-1], block["lines"][0]):
             last["lines"].append(block["lines"][0])      # in place: a row of thousands of glyphs stays linear
             last["bbox"] = [min(last["bbox"][0], block["bbox"][0]), min(last["bbox"][1], block["bbox"][1]),
                             max(last["bbox"][2], block["bbox"][2]), max(last["bbox"][3], block["bbox"][3])]
@@ -177,18 +176,16 @@ def _pieces_joined(blocks: list[dict]) -> list[dict]:
 
 
 def _one_line(block: dict) -> bool:
-    lines = block.get("lines") or []
-    return block.get("type") == 0 and len(lines) == 1 and bool(_line_text(lines[0]).strip())
+    return block.get("type") == 0 and len(block.get("lines") or []) == 1
 
 
 def _continues(line: dict, piece: dict) -> bool:
     """Whether ``piece`` (a line) stands on the row of ``line``, just after it, or anywhere after it when
     it is a number (the cells of a table drawn without rules: "합 계" … "22,565" … "24,887")."""
     middle = (piece["bbox"][1] + piece["bbox"][3]) / 2
-    size = max((span["size"] for span in piece["spans"]), default=0.0)
     gap = piece["bbox"][0] - line["bbox"][2]
-    margin = math.inf if NUMBER_CELL.match(_line_text(piece).strip()) else PIECE_MARGIN * size
-    return line["bbox"][1] <= middle <= line["bbox"][3] and -size <= gap <= margin
+    margin = math.inf if NUMBER_CELL.match(_line_text(piece).strip()) else PIECE_MARGIN * _size(piece)
+    return line["bbox"][1] <= middle <= line["bbox"][3] and -_size(piece) <= gap <= margin
 
 
 def _paragraph(block: dict) -> Optional[Paragraph]:
@@ -241,8 +238,7 @@ def _row_text(row: list[dict]) -> str:
         x0, x1 = line["bbox"][0], line["bbox"][2]
         if last is not None and piece.strip() == last.strip() and right - x0 > (x1 - x0) / 2:
             continue
-        size = max((span["size"] for span in line["spans"]), default=0.0)
-        if right is not None and x0 - right > WORD_GAP * size:
+        if right is not None and x0 - right > WORD_GAP * _size(line):
             text = text.rstrip() + " " + piece.lstrip()
         else:
             text += piece
@@ -252,6 +248,11 @@ def _row_text(row: list[dict]) -> str:
 
 def _line_text(line: dict) -> str:
     return _clean("".join(span["text"] for span in line["spans"]))
+
+
+def _size(line: dict) -> float:
+    """The largest font size of a line's spans."""
+    return max((span["size"] for span in line["spans"]), default=0.0)
 
 
 def _split_into_glyphs(grid: Grid) -> bool:
