@@ -37,7 +37,30 @@ def test_johab_syllables_agree_with_the_ks_x_1001_codec_for_every_modern_syllabl
             assert text == expected, hex(code)
             checked += 1
     assert checked == 11172
-    assert hchar_text(ord("A")) == "A" and hchar_text(13) is None and hchar_text(0x3590) is None
+    assert hchar_text(ord("A")) == "A" and hchar_text(13) is None and hchar_text(0x301C) is None
+
+
+def _codes(*codes: int) -> bytes:
+    return struct.pack(f"<{len(codes)}H", *codes)
+
+
+def test_hangul_own_hanja_and_symbol_codes_read_as_hancoms_conversions_write_them():
+    """0x4000 + i: the i-th KS X 1001 hanja; 0x3400 + 96 × (row − 1) + cell: a KS X 1001 symbol."""
+    assert (hchar_text(0x4000), hchar_text(0x4000 + 4887), hchar_text(0x5174)) == ("伽", "詰", "漢")
+    symbols = (0x3404, 0x35E1, 0x36E7, 0x3590)   # rows 1, 6, 8, 5
+    assert [hchar_text(code) for code in symbols] == list("·─①Ⅰ")
+    assert [hchar_text(code) for code in (0x81, 0x82, 0x83, 0x84, 0x2F11, 0x37ED)] == list("“”‘’◦═")
+    body = hwp3_list(hwp3_paragraph(
+        "대리인 ", _codes(0x4388, 0x4507, 0x4CAC), " ", _codes(0x36E7), " 목록 ", _codes(0x81), "인용",
+        _codes(0x82), " ", _codes(0x3479), " 끝", first=True))
+    assert "대리인 代理人 ① 목록 “인용” ▷ 끝" in _read(hwp3_bytes(body)).all_text()
+
+
+def test_hangul_private_glyphs_are_left_out_and_unknown_codes_are_not_guessed():
+    """한글's bold rule 0x301C is private use in its own conversions; 0x1F0B and 0x2E08 were never seen."""
+    body = hwp3_list(hwp3_paragraph("앞", _codes(0x301C, 0x301C, 0x303D, 0x1F0B, 0x2E08, 0x78E7), "뒤", first=True))
+    assert "앞뒤" in _read(hwp3_bytes(body)).all_text()
+    assert all(hchar_text(code) is None for code in (0x301C, 0x3366, 0x2E00, 0x4000 + 4888, 0x3400, 0x345F))
 
 
 @pytest.mark.parametrize("compressed", [True, False])
@@ -82,6 +105,8 @@ def test_the_corpus_hwp3_file_unlocked_reads_as_hancoms_own_text():
     assert "ᄒᆞᆫ글 97 제품을 구입해 주셔서 감사드립니다." in text
     assert "이 안내문에는 ᄒᆞᆫ글 97을 올바르게 사용하는 데 필요한 매우 중요한 정보가 언급되어 있습니다." in text
     assert any(c.text.startswith("펜티엄") for t in doc.tables for c in t.cells)
+    assert "漢語音字母에 따른 입력, 注音字母에 따른 입력" in text         # one hanja, 拼 (0x78E7), is not KS X 1001
+    assert "도구 상자에서 “하이퍼텍스트 이전 위치로” 아이콘" in text and "☞ 윈도우즈용 드라이버" in text
     assert sum(b.type == "paragraph" for b in doc.blocks) > 200
 
 
