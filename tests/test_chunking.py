@@ -299,3 +299,11 @@ def test_an_empty_cell_of_a_plain_grid_keeps_its_place_in_its_row():
     b.add_table(3, 3, [Cell(r, c, t) for r, row in enumerate(texts) for c, t in enumerate(row)], page=1)
     (chunk,) = chunk_document(doc)
     assert chunk.text.split("\n") == ["구분 | 강남권 | 강북권", "2023년 |  | 900"]     # a row of nothing is left out
+
+
+def test_a_box_of_one_cell_keeps_its_paragraphs_as_lines():
+    # a press release frames its key points in a one-cell table: each point stays a line of its own
+    doc, b = new_doc()
+    b.add_table(1, 1, [Cell(0, 0, "주요 내용\n○ 지원 대상: 초기 창업 기업\n○ 지원 금액: 최대 3천만 원")], page=1)
+    (chunk,) = chunk_document(doc)
+    assert chunk.text.split("\n") == ["주요 내용", "○ 지원 대상: 초기 창업 기업", "○ 지원 금액: 최대 3천만 원"]

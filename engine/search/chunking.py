@@ -255,7 +255,12 @@ def chunk_id(n: int) -> str:
 def table_rows(table: Table) -> list[tuple[int, str, list[Cell]]]:
     """(row index, 'a | b | c', cells) for every row with text, top to bottom; a header of several rows
     is one row of column names ("구 분 | 2024년 1분기 | 2024년 2분기", table_header.py) and the table's
-    cells spanning rows below it stand in each of them."""
+    cells spanning rows below it stand in each of them. A box's paragraphs are its rows."""
+    boxed = [c for c in table.cells if clean_text(c.text)]
+    if table.rows == 1 and table.cols == 1 and len(boxed) == 1:
+        # a box (one cell framing a few paragraphs): each paragraph is a line, the first one its title
+        lines = [line for line in clean_text(boxed[0].text).split("\n") if line.strip()]
+        return [(i, line, boxed) for i, line in enumerate(lines)]
     band = header_band(table)
     # in a plain grid (no merged cells) an empty cell keeps its place ("2023년 |  | 900"), so every row
     # has a cell under each header
