@@ -263,3 +263,25 @@ def test_a_line_that_points_back_brings_the_line_naming_its_subject(tmp_path):
             assert citation["quote"] in _chunk_text(tenant, citation)
     finally:
         tenant.close()
+
+
+def test_a_question_for_the_notice_s_number_gets_the_line_holding_it(tmp_path):
+    document = docx.Document()
+    document.add_paragraph("과학기술정보통신부 공고 제2024-108호")
+    document.add_paragraph("2024년도 인공지능 핵심기술 개발 사업 신규과제 공고")
+    document.add_paragraph("공고일: 2024년 3월 5일, 접수 마감: 2024년 4월 4일 18:00")
+    document.add_paragraph("신청 자격은 국내 대학과 연구기관, 기업입니다.")
+    out = io.BytesIO()
+    document.save(out)
+    folder = tmp_path / "공고"
+    folder.mkdir()
+    (folder / "신규과제공고.docx").write_bytes(out.getvalue())
+    tenant = Tenant(folder, cache_root=tmp_path / "cache", workers=1)
+    try:
+        tenant.refresh()
+        assert analyze("이 공고의 공고번호는 무엇인가요?").cues == ["number"]
+        result = answer(tenant, "이 공고의 공고번호는 무엇인가요?")
+        assert result["answered"] is True
+        assert "제2024-108호" in result["lines"][0]["text"]
+    finally:
+        tenant.close()
