@@ -23,11 +23,14 @@ from engine.read.formats.hwp.body import SectionReader
 from engine.read.formats.hwp.header import SIGNATURE
 from engine.read.formats.hwp.distribution import decrypt_section, key_from_doc_data, msvc_rand
 from engine.read.formats.hwp.pages import PageCounter
+from engine.read.formats.hwp.preview import MAX_PREVIEW_BYTES, preview_paragraphs
 from engine.read.formats.hwp.records import (BODY_TAGS, CTRL_HEADER, LIST_HEADER, PARA_HEADER, PARA_LINE_SEG,
                                         PARA_TEXT, TABLE, RecordStream)
 from engine.model import Document, Source
 from engine.read.formats.hwp.tables import MAX_CELLS
 from engine.read.formats.hwp.text import decode_para_text
+from engine.library.listing import REVIEW_CODES
+from engine.wording import EXTRACTOR_NAMES
 from engine.read.parse import parse_bytes, parse_path
 from tests.corpus import CORPUS, REASON_MATCH, corpus_params, requires_corpus, squash
 from tests.legacy_writers import ole_bytes
@@ -187,11 +190,17 @@ def test_preview_image():
 # ---------------------------------------------------------------------------
 def _with_stream(name: str, stream: str, payload: bytes) -> bytes:
     """A corpus file with one stream replaced by ``payload`` (padded to the old size)."""
+    return _with_streams(name, {stream: payload})
+
+
+def _with_streams(name: str, payloads: dict[str, bytes]) -> bytes:
+    """A corpus file with streams replaced by their payloads (each padded to the old size)."""
     buf = io.BytesIO((CORPUS / name).read_bytes())
     ole = olefile.OleFileIO(buf, write_mode=True)
-    old = ole.get_size(stream)
-    assert len(payload) <= old
-    ole.write_stream(stream, payload + bytes(old - len(payload)))
+    for stream, payload in payloads.items():
+        old = ole.get_size(stream)
+        assert len(payload) <= old
+        ole.write_stream(stream, payload + bytes(old - len(payload)))
     ole.close()
     return buf.getvalue()
 
@@ -491,3 +500,63 @@ def test_a_document_with_nothing_in_it_stays_empty():
 def test_text_beside_a_shape_is_read():
     doc = parse_bytes(hwp_bytes(para(0, "그림 옆 글", shape(1))), "글.hwp")[0]
     assert doc.readable and [b.text for b in doc.blocks] == ["그림 옆 글"]
+
+
+# ---------------------------------------------------------------------------
+# a body damaged before any text: the PrvText preview
+# ---------------------------------------------------------------------------
+NO_BODY = b""   # a section stream of zeros: not deflate, not records
+TABLE_PREVIEW = "moef_통합재정통계(2010.11월).hwp"   # a table of figures from its first line on
+
+
+@requires_corpus
+def test_a_body_damaged_before_any_text_is_read_from_the_preview():
+    doc = parse_bytes(_with_stream(TABLE_PREVIEW, "BodyText/Section0", NO_BODY), "x.hwp")[0]
+    texts = [b.text for b in doc.blocks]
+    assert doc.readable and "PREVIEW_ONLY" in doc.warning_codes() and "PREVIEW_ONLY" in REVIEW_CODES
+    assert "TRUNCATED" not in doc.warning_codes() and "PAGE_APPROXIMATE" not in doc.warning_codes()
+    assert doc.metrics.extractor_mix == {"hwp-preview": 1.0} and "hwp-preview" in EXTRACTOR_NAMES
+    assert texts[:2] == ["통 합 재 정 통 계", "(2010.11월 누계 기준/잠정)"]
+    assert "수       입 (A) | 168,550 | 12,584 | 32 | 68,942 | 2,491 | 252,599" in texts
+    assert "미리보기" in next(w.text for w in doc.warnings if w.code == "PREVIEW_ONLY")
+    sound = "".join(parsed(TABLE_PREVIEW).all_text().split())
+    for text in texts[:-1]:   # the preview's last line may stop inside a word
+        assert all(part.replace(" ", "") in sound for part in text.split(" | ")), text
+
+
+@requires_corpus
+def test_preview_cells_of_a_nested_table_are_read_as_rows():
+    doc = parse_bytes(_with_stream("hwpforge_table_08_nested_table.hwp", "BodyText/Section0", NO_BODY), "x.hwp")[0]
+    assert [b.text for b in doc.blocks] == ["중첩 표 테스트", "A | 작은표 | 1", "2", "B | C"]
+
+
+def test_preview_brackets_of_the_text_itself_are_kept():
+    assert preview_paragraphs("ㅇ <우리말샘> 이용자 정보\r\n<구분><><2022년>\r\n<><>\r\n옳은 것만을 <보기>에서 고른 것은?") \
+        == ["ㅇ <우리말샘> 이용자 정보", "구분 | 2022년", "옳은 것만을 <보기>에서 고른 것은?"]
+
+
+def test_preview_is_decoded_safely():
+    prv = "첫 줄\x00\x07\r\n".encode("utf-16-le") + b"\x00\xd8" + "<칸>\r\n".encode("utf-16-le")   # NUL, BEL, half a pair
+    doc = parse_bytes(hwp_bytes(b"", BodyText__Section0=b"\xff" * 16, PrvText=prv), "x.hwp")[0]
+    assert doc.readable and [b.text for b in doc.blocks] == ["첫 줄", "칸"]
+    huge = hwp_bytes(b"", BodyText__Section0=b"\xff" * 16, PrvText="가".encode("utf-16-le") * MAX_PREVIEW_BYTES)
+    assert parse_bytes(huge, "x.hwp")[0].reason == "CORRUPT"   # no preview Hancom writes is that long
+
+
+@requires_corpus
+def test_body_and_preview_both_damaged_stay_corrupt():
+    data = _with_streams(TABLE_PREVIEW, {"BodyText/Section0": NO_BODY, "PrvText": b""})
+    doc = parse_bytes(data, "x.hwp")[0]
+    assert not doc.readable and doc.reason == "CORRUPT" and not doc.blocks
+    assert "손상" in doc.access.reason_text
+
+
+def test_an_empty_body_is_empty_whatever_the_preview_says():
+    doc = parse_bytes(hwp_bytes(para(0, ""), PrvText="미리보기 글".encode("utf-16-le")), "빈.hwp")[0]
+    assert not doc.readable and doc.reason == "EMPTY"
+
+
+@requires_corpus
+def test_a_damaged_distribution_body_is_not_read_from_the_preview():
+    data = _with_stream("hancom_한글문서파일형식_배포용문서_revision1.2.hwp", "ViewText/Section0", NO_BODY)
+    assert parse_bytes(data, "x.hwp")[0].reason == "CORRUPT"

@@ -20,6 +20,7 @@ import pytest
 
 from engine.model import Document
 from engine.read.detect import OLE_MAGIC
+from engine.read.formats.hwp.preview import EXTRACTOR as PREVIEW_EXTRACTOR
 from engine.read.formats.hwp.tables import MAX_CELLS
 from engine.read.parse import parse_bytes
 from tests.corpus import CORPUS, requires_corpus
@@ -63,11 +64,13 @@ class Checker:
         assert doc.access.readable or doc.access.reason, label
         ids = {b.id for b in doc.blocks}
         assert all(b.parent is None or b.parent in ids for b in doc.blocks), label
+        if "PREVIEW_ONLY" in doc.warning_codes():   # a body damaged before any text: all text is the preview's
+            assert all(b.extractor == PREVIEW_EXTRACTOR for b in doc.blocks if b.text), label
         for table in doc.tables:
             assert table.block in ids and table.rows * table.cols <= MAX_CELLS, label
             for cell in table.cells:
                 assert cell.row + cell.row_span <= table.rows and cell.col + cell.col_span <= table.cols
-        key = doc.access.reason or "readable"
+        key = doc.access.reason or ("preview" if "PREVIEW_ONLY" in doc.warning_codes() else "readable")
         self.outcomes[key] = self.outcomes.get(key, 0) + 1
         return doc
 
@@ -205,8 +208,10 @@ def test_missing_streams():
                 if any(stream in entry for entry in ole.listdir(streams=True, storages=True)):
                     continue     # the bytes were not the directory entry
             doc = check(bytes(mutant), f"{name} without {stream}")
-            if stream == "FileHeader" or (stream == "BodyText" and "ViewText" not in names_in(data)):
+            if stream == "FileHeader":
                 assert not doc.access.readable, f"{name} without {stream}"
+            if stream == "BodyText" and "ViewText" not in names_in(data):   # at most the preview is left
+                assert not doc.access.readable or "PREVIEW_ONLY" in doc.warning_codes(), f"{name} without {stream}"
     assert check.count >= 100
 
 

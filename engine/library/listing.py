@@ -11,9 +11,10 @@ from engine.results import Listing, ListingEntry, Notice, Skipped
 # (bench/review_warnings.py): only OCR_TEXT marks documents read less accurately (snippets found as written
 # 0.583 against 1.0, in reading order 0.833 against 1.0); side-by-side layout, split tables, text boxes and
 # pages without text did not (their documents read as well as the rest), so they stay plain warnings.
-# TRUNCATED, CONTENT_LIMIT, FORMULA_NOT_CACHED and OCR_PAGES_SKIPPED say outright that text is missing or is not
-# the value shown.
-REVIEW_CODES = frozenset({"OCR_TEXT", "FORMULA_NOT_CACHED", "TRUNCATED", "CONTENT_LIMIT", "OCR_PAGES_SKIPPED"})
+# TRUNCATED, PREVIEW_ONLY, CONTENT_LIMIT, FORMULA_NOT_CACHED and OCR_PAGES_SKIPPED say outright that text is
+# missing or is not the value shown.
+REVIEW_CODES = frozenset({"OCR_TEXT", "FORMULA_NOT_CACHED", "TRUNCATED", "PREVIEW_ONLY", "CONTENT_LIMIT",
+                          "OCR_PAGES_SKIPPED"})
 
 
 def listing(tenant: str, summaries: Sequence[dict], figures: dict, warnings: list[Notice], start: int = 0,

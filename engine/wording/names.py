@@ -21,13 +21,14 @@ FORMAT_NAMES = {
     "pptx": "파워포인트(PPTX)", "unknown": "알 수 없는 형식",
 }
 
-# How a reader got a text out, in words for people (engine/read/parse.py READERS names them for programs).
+# How a reader got a text out, in words for people (engine/read/parse.py READERS names them for programs; blocks
+# read another way name theirs: "ocr", "hwp-preview" in engine/read/formats/hwp/preview.py).
 EXTRACTOR_NAMES = {
     "pymupdf": "PDF 글자층", "ocr": "기계가 읽은 글자(OCR)", "python-docx": "워드 문서 본문",
     "doc-native": "워드 97-2003 문서 본문", "openpyxl": "엑셀 칸 값", "xlrd": "엑셀 97-2003 칸 값",
-    "hwpx-native": "한글 문서 본문", "hwp-native": "한글 문서 본문", "hwp3-native": "한글 3.0 문서 본문",
-    "hwpml-native": "한글 HWPML 본문", "python-pptx": "파워포인트 글상자", "image": "그림",
-    "text": "텍스트 파일", "csv": "CSV 칸 값",
+    "hwpx-native": "한글 문서 본문", "hwp-native": "한글 문서 본문", "hwp-preview": "한글 문서 미리보기 글",
+    "hwp3-native": "한글 3.0 문서 본문", "hwpml-native": "한글 HWPML 본문", "python-pptx": "파워포인트 글상자",
+    "image": "그림", "text": "텍스트 파일", "csv": "CSV 칸 값",
 }
 
 

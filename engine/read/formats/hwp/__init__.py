@@ -5,7 +5,7 @@ Written from Hancom's published format documents (본 제품은 한글과컴퓨�
 (OLE streams, inflate), ``records`` (record headers and nesting), ``distribution`` (배포용
 decryption), ``text`` (PARA_TEXT controls), ``tables`` (cell geometry), ``body`` (records →
 paragraphs/tables/side texts), ``pages`` (page estimate), ``docinfo`` (outline headings),
-``emit`` (→ builder).
+``emit`` (→ builder), ``preview`` (PrvText, read when the body is damaged before any text).
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from engine.read.formats.hwp.docinfo import outline_levels
 from engine.read.formats.hwp.emit import emit_body
 from engine.read.formats.hwp.header import FileHeader, parse_header
 from engine.read.formats.hwp.pages import PageCounter
+from engine.read.formats.hwp.preview import EXTRACTOR as PREVIEW_EXTRACTOR, read_preview
 from engine.read.formats.hwp.records import RecordStream
 
 STUB = "상위 버전의 배포용 문서"   # the BodyText of a 배포용 document says only this
@@ -107,37 +108,66 @@ def _read(container: HwpContainer, doc: DocumentBuilder) -> None:
     if not container.has("FileHeader"):
         raise ReadFailure("CORRUPT", "no FileHeader")
     header = parse_header(container.read("FileHeader"))
+    sections = _read_body(container, header, doc)
+    if sections.damaged and not doc.doc.all_text().strip():
+        if sections.encrypted:   # a 배포용 body has no stand-in: only a plain BodyText falls back on the preview
+            raise ReadFailure("CORRUPT", "damaged before any text")
+        _read_preview(container, doc)
+    else:
+        _describe_body(container, sections, doc)
+    doc.set_title(title_borne_out(container.title(), doc))
+
+
+def _read_body(container: HwpContainer, header: FileHeader, doc: DocumentBuilder) -> _Sections:
+    """Emit the sections of BodyText, or of ViewText in a 배포용 file. A damaged section after the first
+    is skipped; a body without its first section is damaged and not read further."""
     outline = _outline(container, header)
     distribution = header.distribution and bool(container.sections("ViewText"))
     if header.distribution and not distribution:
         raise ReadFailure("DRM_ENCRYPTED", "no ViewText", drm_vendor="hwp_distribution")
     sections = _Sections(container, header, "ViewText" if distribution else "BodyText", outline)
-    if not sections.names:
-        raise ReadFailure("CORRUPT", "no sections")
-    first = sections.read(sections.names[0])
-    if not distribution and container.sections("ViewText") and _is_stub(first):
-        distribution = True   # the bit was lost but the body is the 배포용 stub
-        sections = _Sections(container, header, "ViewText", outline)
+    if not sections.names:   # the body has lost its sections
+        sections.damaged = True
+        return sections
+    try:
         first = sections.read(sections.names[0])
+        if not distribution and container.sections("ViewText") and _is_stub(first):
+            sections = _Sections(container, header, "ViewText", outline)   # the bit was lost: the 배포용 stub
+            first = sections.read(sections.names[0])
+    except ReadFailure:   # the container cannot give the first section back
+        sections.damaged = True
+        return sections
     emit_body(doc, first)
     for name in sections.names[1:]:
         try:
             emit_body(doc, sections.read(name))
         except ReadFailure:   # one damaged section: keep the others
             sections.damaged = True
+    return sections
+
+
+def _describe_body(container: HwpContainer, sections: _Sections, doc: DocumentBuilder) -> None:
+    """Warnings, access and page count of a read body."""
     if sections.damaged:
-        if not doc.doc.all_text().strip():
-            raise ReadFailure("CORRUPT", "damaged before any text")
         doc.warn("TRUNCATED")
     doc.drawn = sections.drawn or container.has_pictures()
-    if distribution:
+    if sections.encrypted:
         doc.doc.access.distribution = True
         doc.warn("DISTRIBUTION_DOCUMENT")
     doc.set_pages(sections.pages.page)
     doc.warn("PAGE_APPROXIMATE")
     if sections.pages.columns > 1:
         doc.warn("LAYOUT_SIDE_BY_SIDE")
-    doc.set_title(title_borne_out(container.title(), doc))
+
+
+def _read_preview(container: HwpContainer, doc: DocumentBuilder) -> None:
+    """The PrvText preview in place of a body damaged before any text; without one the file is CORRUPT."""
+    paragraphs = read_preview(container)
+    if not paragraphs:
+        raise ReadFailure("CORRUPT", "damaged before any text, no preview")
+    for text in paragraphs:
+        doc.add_block("paragraph", text, extractor=PREVIEW_EXTRACTOR)
+    doc.warn("PREVIEW_ONLY")
 
 
 def _outline(container: HwpContainer, header: FileHeader) -> dict[int, int]:

@@ -34,6 +34,10 @@ class HwpContainer:
     def has(self, name: str) -> bool:
         return name in self.names
 
+    def size(self, name: str) -> int:
+        """The size in bytes the directory gives a stream that ``has`` it."""
+        return self.ole.get_size(name)
+
     def read(self, name: str) -> bytes:
         """The raw bytes of a stream; a stream the container cannot give back is CORRUPT."""
         try:
