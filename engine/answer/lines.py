@@ -38,6 +38,7 @@ class Line:
     after: str = ""     # the normalised line just after it in the chunk
     score: float = 0.0
     learned: float = 0.0  # the learned score that orders the best lines (ranker)
+    first_row: bool = False   # the first row of a table chunk: its header, or a form's first field
     features: dict = field(default_factory=dict)   # what the score is made of (scoring._score)
 
     @property
@@ -110,7 +111,8 @@ def candidate_lines(hit: dict, rank: int) -> list[Line]:
     # the first row itself is not shared with itself: a form's first row is often a field ("정수장명 | 석성정수장")
     return [Line(text, hit, rank, flats[i], context, own if table and i == 0 else shared, header,
                  "".join(flats[max(0, i - NEAR_LINES):i]), chunk,
-                 texts[i - 1] if i else "", flats[i + 1] if i + 1 < len(flats) else "")
+                 texts[i - 1] if i else "", flats[i + 1] if i + 1 < len(flats) else "",
+                 first_row=table and i == 0)
             for i, text in enumerate(texts)]
 
 
