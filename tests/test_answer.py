@@ -285,3 +285,27 @@ def test_a_question_for_the_notice_s_number_gets_the_line_holding_it(tmp_path):
         assert "제2024-108호" in result["lines"][0]["text"]
     finally:
         tenant.close()
+
+
+def test_a_table_s_header_row_loses_to_the_row_holding_the_values(tmp_path):
+    document = docx.Document()
+    document.add_paragraph("국민임대주택 입주자 모집 안내")
+    table = document.add_table(rows=3, cols=3)
+    for r, row in enumerate([("단지명", "관할 사무소 주소", "신청문의 전화번호"),
+                             ("금장로얄", "경상북도 포항시 남구 포스코대로 324", "1600-1004"),
+                             ("옥길A1", "경기도 부천시 원미구 길주로 300", "1600-1004")]):
+        for c, text in enumerate(row):
+            table.cell(r, c).text = text
+    out = io.BytesIO()
+    document.save(out)
+    folder = tmp_path / "모집"
+    folder.mkdir()
+    (folder / "입주자모집공고.docx").write_bytes(out.getvalue())
+    tenant = Tenant(folder, cache_root=tmp_path / "cache", workers=1)
+    try:
+        tenant.refresh()
+        result = answer(tenant, "금장로얄 단지의 관할 사무소 주소는 어디인가요?")
+        assert result["answered"] is True
+        assert "포스코대로 324" in result["lines"][0]["text"]
+    finally:
+        tenant.close()
