@@ -275,6 +275,16 @@ def test_text_fast_path_and_units_that_only_look_like_controls():
         == "앞\ufffd\n뒤"
 
 
+def test_hancom_private_use_characters_read_as_what_they_stand_for():
+    # an old-Hangul syllable of the Hanyang area as conjoining jamo; a number in a square as the circled
+    # number; a symbol-font bullet nobody knows the meaning of stays as it is
+    end = struct.pack("<H", 13)
+    assert decode_para_text(_u("아래한글(\uf53a글)") + end) == "아래한글(\u1112\u119e\u11ab글)"
+    assert decode_para_text(_u("\U000f02b1 소통 \U000f02c4 끝") + end) == "① 소통 ⑳ 끝"
+    assert decode_para_text(_u("표\n\U000f02b2 둘") + end) == "표\n② 둘"    # the slow path too
+    assert decode_para_text(_u("가\uf0a7") + end) == "가\uf0a7"
+
+
 def test_text_cut_inside_a_control_or_a_unit():
     assert decode_para_text(_u("앞") + _ctrl(17)[:6]) == "앞"
     assert decode_para_text(_u("앞뒤") + b"\x00") == "앞뒤"

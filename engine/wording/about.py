@@ -28,6 +28,7 @@ COMPONENTS = [
     ("python-docx", "python-docx", "MIT"),
     ("openpyxl", "openpyxl", "MIT"),
     ("olefile", "olefile", "BSD-2-Clause"),
+    ("hypua2jamo (한양 PUA 옛한글 → 첫가끝 자모)", "hypua2jamo", "LGPL-3.0"),
     ("xlrd", "xlrd", "BSD-3-Clause"),
     ("python-pptx", "python-pptx", "MIT"),
     ("Pillow (python-pptx가 씀)", "pillow", "MIT-CMU"),
@@ -42,8 +43,8 @@ COMPONENTS = [
     ("FastAPI · Starlette (로컬 API)", "fastapi", "MIT · BSD-3-Clause"),
     ("Uvicorn · h11", "uvicorn", "BSD-3-Clause · MIT"),
     ("MCP Python SDK (mcp, mcp-types)", "mcp", "MIT"),
-    ("AnyIO · sse-starlette · httpx2 · jsonschema · PyJWT · click · python-multipart · OpenTelemetry API "
-     "(위 구성 요소가 쓰는 것)", None, "MIT · BSD-3-Clause · Apache-2.0"),
+    ("cffi · AnyIO · sse-starlette · httpx2 · jsonschema · PyJWT · click · python-multipart · "
+     "OpenTelemetry API (위 구성 요소가 쓰는 것)", None, "MIT · BSD-3-Clause · Apache-2.0"),
 ]
 
 OBLIGATIONS = [

@@ -153,6 +153,7 @@ def test_bundle_holds_what_the_app_needs_and_not_more():
     assert (internal / "resources" / "icons" / "noda.svg").is_file()
     assert (internal / "kiwipiepy_model" / "cong.mdl").is_file()
     assert not (internal / "kiwipiepy_model" / "multi.dict").exists()      # Kiwi is loaded without it
+    assert (internal / "hypua2jamo" / "p2jc.bin").is_file()                # its old-Hangul tables
     assert (internal / "PySide6" / "Qt" / "translations" / "qtbase_ko.qm").is_file()
     plugins = internal / "PySide6" / "Qt" / "plugins"
     for plugin in ("platforms/libqxcb.so", "platforms/libqoffscreen.so", "imageformats/libqsvg.so",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from engine.read.failures import ReadFailure
+from engine.read.formats.hancom_chars import readable
 from engine.read.formats.hwp.container import HwpContainer
 
 EXTRACTOR = "hwp-preview"
@@ -30,7 +31,7 @@ def read_preview(container: HwpContainer) -> list[str]:
     except ReadFailure:
         return []
     text = raw[:len(raw) - len(raw) % 2].decode("utf-16-le", "replace")
-    return preview_paragraphs(_UNWANTED.sub("", text))
+    return preview_paragraphs(readable(_UNWANTED.sub("", text)))
 
 
 def preview_paragraphs(text: str) -> list[str]:

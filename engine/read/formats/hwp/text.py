@@ -4,12 +4,15 @@ A *char* control is one code unit. *Inline* and *extended* controls take
 eight units (the code, six units of payload, the code again); the payload
 is never text. Only the visible meaning of a control is kept: tab, line
 break, the two kinds of fixed space, the hyphen, and a space where a table
-or drawing sits inside a line.
+or drawing sits inside a line. 한글's private-use characters are read as the text
+they stand for where that is known (``hancom_chars``).
 """
 from __future__ import annotations
 
 import codecs
 import re
+
+from engine.read.formats.hancom_chars import readable
 
 CHAR_CONTROLS = frozenset({0, 10, 13, 24, 25, 26, 27, 28, 29, 30, 31})
 # tab, line break, a table or drawing standing inside the text, hyphen, the two fixed spaces
@@ -28,7 +31,7 @@ def decode_para_text(data: bytes) -> str:
     if data[end - 2:end] == b"\r\x00":   # the common case: text without controls, then the end mark
         text = _utf16(data[:end - 2], "replace", True)[0]
         if text.isprintable() or _CONTROL_CHAR.search(text) is None:
-            return text
+            return readable(text)
     search = _CONTROL.search
     out: list[str] = []
     pos = 0
@@ -46,4 +49,4 @@ def decode_para_text(data: bytes) -> str:
         pos = at + (2 if code in CHAR_CONTROLS else 16)
     if pos < end:
         out.append(_utf16(data[pos:end], "replace", True)[0])
-    return "".join(out)
+    return readable("".join(out))

@@ -21,6 +21,7 @@ from typing import Optional
 
 from lxml import etree
 
+from engine.read.formats.hancom_chars import readable
 from engine.read.formats.hwpx.package import local, parse_xml
 
 # Inline children of <t> that stand for a character.
@@ -272,12 +273,13 @@ def _sub_paragraphs(element) -> list[Para]:
 
 
 def _t_text(t) -> str:
-    """Text of a ``<t>``, with its inline children (tab, line break …) as characters."""
+    """Text of a ``<t>``, with its inline children (tab, line break …) as characters and 한글's
+    private-use characters as the text they stand for (``hancom_chars``)."""
     parts = [t.text or ""]
     for child in t:
         parts.append(_INLINE_CHARS.get(local(child), "".join(child.itertext())))
         parts.append(child.tail or "")
-    return "".join(parts)
+    return readable("".join(parts))
 
 
 def _children(element):

@@ -1,0 +1,29 @@
+"""Characters 한글 writes in Unicode's private use areas, as the text they stand for.
+
+- Old Hangul (옛한글) syllables in the Hanyang private use area (U+E0BC–U+F8F7), as 한글 wrote them
+  before it composed them from jamo: decoded into conjoining jamo by ``hypua2jamo`` (pyhwp's author,
+  LGPL), so "아래한글(U+F53A글)" reads "아래한글(ᄒᆞᆫ글)" (67 times in the HWP files of the office and
+  corpus sets; the 190 in PDFs 한글 exported are left as MuPDF reads them).
+- 한글's numbers in a square, U+F02B1–U+F02C4 (1–20), which number the items of plans and notices:
+  written as the circled numbers ①–⑳, the nearest characters Unicode has (other HWP tools read the
+  range the same way: the number, drawn in a square).
+Any other private-use character is kept as it is: what it stands for is not known here.
+"""
+from __future__ import annotations
+
+import re
+
+from hypua2jamo import translate
+
+SQUARED_NUMBERS = range(0xF02B1, 0xF02C5)   # 1–20
+CIRCLED_ONE = 0x2460                        # ①; ⑳ is U+2473
+_PRIVATE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010fffd]")
+_SQUARED = re.compile("[\U000f02b1-\U000f02c4]")
+
+
+def readable(text: str) -> str:
+    """``text`` with the private-use characters above written as the text they stand for."""
+    if _PRIVATE.search(text) is None:
+        return text
+    text = _SQUARED.sub(lambda m: chr(CIRCLED_ONE + ord(m.group()) - SQUARED_NUMBERS.start), text)
+    return translate(text)
