@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+from contextlib import contextmanager
 import unicodedata
 
 import docx
@@ -241,19 +242,28 @@ def test_an_answer_parses_only_the_document_it_quotes(tenant, monkeypatch):
     assert set(read) == {c["filename"] for c in result["citations"]}
 
 
+@contextmanager
+def one_document(tmp_path, name: str, document):
+    """A refreshed tenant of one folder holding ``document`` (python-docx) saved as ``name``."""
+    out = io.BytesIO()
+    document.save(out)
+    folder = tmp_path / "폴더"
+    folder.mkdir()
+    (folder / name).write_bytes(out.getvalue())
+    tenant = Tenant(folder, cache_root=tmp_path / "cache", workers=1)
+    try:
+        tenant.refresh()
+        yield tenant
+    finally:
+        tenant.close()
+
+
 def test_a_line_that_points_back_brings_the_line_naming_its_subject(tmp_path):
     document = docx.Document()
     document.add_paragraph("구청은 올해 주민 공모사업으로 '우리동네 정원 가꾸기'를 뽑았다. 이 사업은 4월 1일부터 "
                            "11월 30일까지 진행된다.")
     document.add_paragraph("참여 신청은 동 주민센터에서 받는다.")
-    out = io.BytesIO()
-    document.save(out)
-    folder = tmp_path / "공모"
-    folder.mkdir()
-    (folder / "공모사업.docx").write_bytes(out.getvalue())
-    tenant = Tenant(folder, cache_root=tmp_path / "cache", workers=1)
-    try:
-        tenant.refresh()
+    with one_document(tmp_path, "공모사업.docx", document) as tenant:
         result = answer(tenant, "공모사업은 언제 진행되나?")
         assert result["answered"] is True
         texts = [line["text"] for line in result["lines"]]
@@ -261,8 +271,6 @@ def test_a_line_that_points_back_brings_the_line_naming_its_subject(tmp_path):
                          "이 사업은 4월 1일부터 11월 30일까지 진행된다."]
         for citation in result["citations"]:
             assert citation["quote"] in _chunk_text(tenant, citation)
-    finally:
-        tenant.close()
 
 
 def test_a_question_for_the_notice_s_number_gets_the_line_holding_it(tmp_path):
@@ -271,20 +279,11 @@ def test_a_question_for_the_notice_s_number_gets_the_line_holding_it(tmp_path):
     document.add_paragraph("2024년도 인공지능 핵심기술 개발 사업 신규과제 공고")
     document.add_paragraph("공고일: 2024년 3월 5일, 접수 마감: 2024년 4월 4일 18:00")
     document.add_paragraph("신청 자격은 국내 대학과 연구기관, 기업입니다.")
-    out = io.BytesIO()
-    document.save(out)
-    folder = tmp_path / "공고"
-    folder.mkdir()
-    (folder / "신규과제공고.docx").write_bytes(out.getvalue())
-    tenant = Tenant(folder, cache_root=tmp_path / "cache", workers=1)
-    try:
-        tenant.refresh()
+    with one_document(tmp_path, "신규과제공고.docx", document) as tenant:
         assert analyze("이 공고의 공고번호는 무엇인가요?").cues == ["number"]
         result = answer(tenant, "이 공고의 공고번호는 무엇인가요?")
         assert result["answered"] is True
         assert "제2024-108호" in result["lines"][0]["text"]
-    finally:
-        tenant.close()
 
 
 def test_a_table_s_header_row_loses_to_the_row_holding_the_values(tmp_path):
@@ -296,16 +295,7 @@ def test_a_table_s_header_row_loses_to_the_row_holding_the_values(tmp_path):
                              ("옥길A1", "경기도 부천시 원미구 길주로 300", "1600-1004")]):
         for c, text in enumerate(row):
             table.cell(r, c).text = text
-    out = io.BytesIO()
-    document.save(out)
-    folder = tmp_path / "모집"
-    folder.mkdir()
-    (folder / "입주자모집공고.docx").write_bytes(out.getvalue())
-    tenant = Tenant(folder, cache_root=tmp_path / "cache", workers=1)
-    try:
-        tenant.refresh()
+    with one_document(tmp_path, "입주자모집공고.docx", document) as tenant:
         result = answer(tenant, "금장로얄 단지의 관할 사무소 주소는 어디인가요?")
         assert result["answered"] is True
         assert "포스코대로 324" in result["lines"][0]["text"]
-    finally:
-        tenant.close()
