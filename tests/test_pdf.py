@@ -304,3 +304,29 @@ def test_scanned_page_inside_a_text_pdf_is_read_by_ocr():
     assert second and all(b.extractor == "ocr" for b in second)
     assert "붙임서식사본" in "".join("".join(b.text.split()) for b in second)
     assert "OCR_TEXT" in doc.warning_codes() and "PAGES_WITHOUT_TEXT" not in doc.warning_codes()
+
+
+def _line(text: str, x: float, y: float, width: float) -> dict:
+    return {"bbox": (x, y, x + width, y + 16), "dir": (1.0, 0.0),
+            "spans": [{"text": text, "size": 12.0, "bbox": (x, y, x + width, y + 16)}]}
+
+
+def test_two_rows_placed_glyph_by_glyph_in_turn_read_as_their_two_lines():
+    # a 한글-exported form sets two checklist rows close together and places their glyphs in turn: one of
+    # the upper row, one of the lower (MuPDF gives each its own block; some blocks hold one of each)
+    from engine.read.formats.pdf import _items
+    upper, lower = (100.0, 264.0), (100.0, 280.0)
+    blocks = [{"type": 0, "bbox": (100, 264, 190, 296),
+               "lines": [_line("2026년 신청", *upper, 60), _line("개인 (", *lower, 36)]}]
+    ends = {"upper": 160.0, "lower": 136.0}
+    for row, ch in (("lower", "신"), ("upper", "서"), ("lower", "용"), ("both", "류"), ("lower", ")")):
+        if row == "both":   # one block: a glyph of each row
+            line_u, line_l = _line(ch, ends["upper"], upper[1], 12), _line("정", ends["lower"], lower[1], 12)
+            blocks.append({"type": 0, "bbox": (ends["lower"], 264, ends["upper"] + 12, 296), "lines": [line_u, line_l]})
+            ends["upper"] += 12
+            ends["lower"] += 12
+            continue
+        y = upper[1] if row == "upper" else lower[1]
+        blocks.append({"type": 0, "bbox": (ends[row], y, ends[row] + 12, y + 16), "lines": [_line(ch, ends[row], y, 12)]})
+        ends[row] += 12
+    assert [item.text for item in _items(blocks, [])] == ["2026년 신청서류\n개인 (신용정)"]

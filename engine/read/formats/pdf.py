@@ -41,6 +41,9 @@ NUMBER_CELL = re.compile(r"[△▲▽▼+\-(]?\s*[0-9][0-9,.]*\s*%?\)?$")
 GLYPH_COLUMNS = 30    # a hunted table this wide whose cells …
 GLYPH_SHARE = 0.7      # … hold one character at least this often was cut between glyphs
 PIECE_MARGIN = 2.0     # font sizes: a one-line block this close after a line on its row goes on that line
+ROW_LOOKBACK = 8       # lines looked back for the row above the last one
+GLYPH_PIECE = 2        # characters: a line this short of a two-line block may be a piece of a row
+SPACE_WIDTH = 0.6      # font sizes: a glyph of the row above goes on it at most a space after its end
 RULE_WIDTH = 3.0       # points: a drawn stroke at most this thick may be a table rule
 SNAP = 2.0             # points of slack when matching rules to table lines
 NOT_A_TITLE = re.compile(r"(\.(hwpx?|hwt|docx?|pdf|xlsx?|pptx?|txt|rtf)$)|^(untitled|제목 없음)$"
@@ -161,8 +164,9 @@ def _pieces_joined(blocks: list[dict]) -> list[dict]:
         if block.get("type") == 0 and not any(_line_text(line).strip() for line in block.get("lines") or []):
             continue       # a space placed by itself
         last = out[text_at] if text_at is not None else None
-        if last is not None and _one_line(block) and _continues(last["lines"][-1], block["lines"][0]):
-            last["lines"].append(block["lines"][0])      # in place: a row of thousands of glyphs stays linear
+        pieces = _pieces(block)
+        if last is not None and pieces and all(_goes_on(last["lines"], piece) for piece in pieces):
+            last["lines"] += pieces      # in place: a row of thousands of glyphs stays linear
             last["bbox"] = [min(last["bbox"][0], block["bbox"][0]), min(last["bbox"][1], block["bbox"][1]),
                             max(last["bbox"][2], block["bbox"][2]), max(last["bbox"][3], block["bbox"][3])]
             continue
@@ -175,16 +179,53 @@ def _pieces_joined(blocks: list[dict]) -> list[dict]:
     return out
 
 
-def _one_line(block: dict) -> bool:
-    return block.get("type") == 0 and len(block.get("lines") or []) == 1
+def _goes_on(lines: list[dict], piece: dict) -> bool:
+    """Whether ``piece`` goes on the last of ``lines`` or, a glyph after a glyph, just after the last line
+    of the row before it: two rows set close together are sometimes placed glyph by glyph in turn, one of
+    the upper row, then one of the lower ("2026년 딥테크창" over "개인 및 기업 (신", then "업", "용", ")",
+    "사", "정" …)."""
+    last = lines[-1]
+    if _continues(last, piece):
+        return True
+    if not (_glyph(piece) and _glyph(last)):
+        return False
+    above = next((line for line in reversed(lines[-ROW_LOOKBACK:-1]) if not _same_row(last, line)), None)
+    return above is not None and _continues(above, piece, margin=SPACE_WIDTH)
 
 
-def _continues(line: dict, piece: dict) -> bool:
-    """Whether ``piece`` (a line) stands on the row of ``line``, just after it, or anywhere after it when
-    it is a number (the cells of a table drawn without rules: "합 계" … "22,565" … "24,887")."""
+def _glyph(line: dict) -> bool:
+    return len(_line_text(line).strip()) <= GLYPH_PIECE
+
+
+def _same_row(line: dict, other: dict) -> bool:
+    middle = (other["bbox"][1] + other["bbox"][3]) / 2
+    return line["bbox"][1] <= middle <= line["bbox"][3]
+
+
+def _pieces(block: dict) -> list[dict]:
+    """The lines of a text block that may go on the rows before it: its one line, or the few glyphs of a
+    block that holds one piece of each of two rows ("학" over " ", "교" over "수")."""
+    if block.get("type") != 0:
+        return []
+    lines = block.get("lines") or []
+    if len(lines) == 1:
+        return lines
+    texts = [line for line in lines if _line_text(line).strip()]
+    if 1 <= len(texts) <= 2 and len(lines) <= 2 and all(_glyph(line) for line in texts):
+        return texts
+    return []
+
+
+def _continues(line: dict, piece: dict, margin: Optional[float] = None) -> bool:
+    """Whether ``piece`` (a line) stands on the row of ``line``, just after it (within ``margin`` font
+    sizes, ``PIECE_MARGIN`` unless told), or anywhere after it when it is a number and no margin is told
+    (the cells of a table drawn without rules: "합 계" … "22,565" … "24,887")."""
     middle = (piece["bbox"][1] + piece["bbox"][3]) / 2
     gap = piece["bbox"][0] - line["bbox"][2]
-    margin = math.inf if NUMBER_CELL.match(_line_text(piece).strip()) else PIECE_MARGIN * _size(piece)
+    if margin is not None:
+        margin *= _size(piece)
+    else:
+        margin = math.inf if NUMBER_CELL.match(_line_text(piece).strip()) else PIECE_MARGIN * _size(piece)
     return line["bbox"][1] <= middle <= line["bbox"][3] and -_size(piece) <= gap <= margin
 
 
@@ -215,14 +256,16 @@ def _paragraph(block: dict) -> Optional[Paragraph]:
 
 def _rows(lines: list[dict]) -> list[list[dict]]:
     """The lines with text grouped into rows, in the order the rows come: a line whose middle lies
-    within the height of the line before it is on that line's row."""
+    within the height of the line before it is on its row; a glyph may be on the row before that one
+    (two rows placed glyph by glyph in turn: ``_row_ends``)."""
     rows: list[list[dict]] = []
     for line in lines:
         if not _line_text(line).strip():
             continue
-        middle = (line["bbox"][1] + line["bbox"][3]) / 2
-        if rows and rows[-1][-1]["bbox"][1] <= middle <= rows[-1][-1]["bbox"][3]:
+        if rows and _same_row(rows[-1][-1], line):
             rows[-1].append(line)
+        elif len(rows) > 1 and _glyph(line) and _glyph(rows[-1][-1]) and _same_row(rows[-2][-1], line):
+            rows[-2].append(line)     # glyphs of two rows in turn (``_row_ends``)
         else:
             rows.append([line])
     return rows
