@@ -3,7 +3,8 @@
 - Old Hangul (옛한글) syllables in the Hanyang private use area (U+E0BC–U+F8F7), as 한글 wrote them
   before it composed them from jamo: decoded into conjoining jamo by ``hypua2jamo`` (pyhwp's author,
   LGPL), so "아래한글(U+F53A글)" reads "아래한글(ᄒᆞᆫ글)" (67 times in the HWP files of the office and
-  corpus sets; the 190 in PDFs 한글 exported are left as MuPDF reads them).
+  corpus sets). PDFs 한글 exported are left as MuPDF reads them: their equation fonts draw formulas with
+  the same code points, which would become Hangul.
 - 한글's numbers in a square, U+F02B1–U+F02C4 (1–20), which number the items of plans and notices:
   written as the circled numbers ①–⑳, the nearest characters Unicode has (other HWP tools read the
   range the same way: the number, drawn in a square).
