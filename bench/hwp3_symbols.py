@@ -45,6 +45,7 @@ from lxml import etree
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.read.detect import OLE_MAGIC  # noqa: E402
 from engine.read.formats import hwp3  # noqa: E402
 from engine.read.formats.hwp.container import HwpContainer, inflate  # noqa: E402
 from engine.read.formats.hwp.header import parse_header  # noqa: E402
@@ -55,7 +56,6 @@ from engine.read.formats.hwp3.hchar import HANGUL_END, hchar_text  # noqa: E402
 from engine.read.formats.hwpx.section import Note, Table  # noqa: E402
 
 HWP3_SIGNATURE = b"HWP Document File V3.00"
-OLE_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 # the decoder's form -> 한글's form of the same KS X 1001 symbol
 FORMS = {"·": "․", "∼": "～", "⊙": "◉"}
 SHARED_ENOUGH = 0.5
@@ -192,7 +192,7 @@ def hwpx_paragraphs(data: bytes) -> list[list]:
 
 
 def conversion_paragraphs(data: bytes) -> list[list]:
-    if data.startswith(OLE_SIGNATURE):
+    if data.startswith(OLE_MAGIC):
         return hwp5_paragraphs(data)
     return hwpx_paragraphs(data)
 

@@ -259,8 +259,7 @@ def table_rows(table: Table) -> list[tuple[int, str, list[Cell]]]:
     boxed = [c for c in table.cells if clean_text(c.text)]
     if table.rows == 1 and table.cols == 1 and len(boxed) == 1:
         # a box (one cell framing a few paragraphs): each paragraph is a line, the first one its title
-        lines = [line for line in clean_text(boxed[0].text).split("\n") if line.strip()]
-        return [(i, line, boxed) for i, line in enumerate(lines)]
+        return [(i, line, boxed) for i, line in enumerate(clean_text(boxed[0].text).split("\n"))]
     band = header_band(table)
     # in a plain grid (no merged cells) an empty cell keeps its place ("2023년 |  | 900"), so every row
     # has a cell under each header

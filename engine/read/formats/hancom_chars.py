@@ -19,7 +19,7 @@ from hypua2jamo import translate
 SQUARED_NUMBERS = range(0xF02B1, 0xF02C5)   # 1–20
 CIRCLED_ONE = 0x2460                        # ①; ⑳ is U+2473
 _PRIVATE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010fffd]")
-_SQUARED = re.compile("[\U000f02b1-\U000f02c4]")
+_SQUARED = re.compile(f"[{chr(SQUARED_NUMBERS.start)}-{chr(SQUARED_NUMBERS.stop - 1)}]")
 
 
 def readable(text: str) -> str:

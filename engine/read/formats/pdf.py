@@ -211,22 +211,19 @@ def _pieces(block: dict) -> list[dict]:
     if len(lines) == 1:
         return lines
     texts = [line for line in lines if _line_text(line).strip()]
-    if 1 <= len(texts) <= 2 and len(lines) <= 2 and all(_glyph(line) for line in texts):
-        return texts
-    return []
+    return texts if len(lines) == 2 and all(_glyph(line) for line in texts) else []
 
 
 def _continues(line: dict, piece: dict, margin: Optional[float] = None) -> bool:
     """Whether ``piece`` (a line) stands on the row of ``line``, just after it (within ``margin`` font
     sizes, ``PIECE_MARGIN`` unless told), or anywhere after it when it is a number and no margin is told
     (the cells of a table drawn without rules: "합 계" … "22,565" … "24,887")."""
-    middle = (piece["bbox"][1] + piece["bbox"][3]) / 2
     gap = piece["bbox"][0] - line["bbox"][2]
     if margin is not None:
         margin *= _size(piece)
     else:
         margin = math.inf if NUMBER_CELL.match(_line_text(piece).strip()) else PIECE_MARGIN * _size(piece)
-    return line["bbox"][1] <= middle <= line["bbox"][3] and -_size(piece) <= gap <= margin
+    return _same_row(line, piece) and -_size(piece) <= gap <= margin
 
 
 def _paragraph(block: dict) -> Optional[Paragraph]:
@@ -257,7 +254,7 @@ def _paragraph(block: dict) -> Optional[Paragraph]:
 def _rows(lines: list[dict]) -> list[list[dict]]:
     """The lines with text grouped into rows, in the order the rows come: a line whose middle lies
     within the height of the line before it is on its row; a glyph may be on the row before that one
-    (two rows placed glyph by glyph in turn: ``_row_ends``)."""
+    (two rows placed glyph by glyph in turn: ``_goes_on``)."""
     rows: list[list[dict]] = []
     for line in lines:
         if not _line_text(line).strip():
@@ -265,7 +262,7 @@ def _rows(lines: list[dict]) -> list[list[dict]]:
         if rows and _same_row(rows[-1][-1], line):
             rows[-1].append(line)
         elif len(rows) > 1 and _glyph(line) and _glyph(rows[-1][-1]) and _same_row(rows[-2][-1], line):
-            rows[-2].append(line)     # glyphs of two rows in turn (``_row_ends``)
+            rows[-2].append(line)     # glyphs of two rows in turn (``_goes_on``)
         else:
             rows.append([line])
     return rows
