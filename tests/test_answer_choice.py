@@ -262,6 +262,15 @@ def test_a_table_row_is_not_put_under_headers_when_a_row_left_out_an_empty_cell(
     assert table_row(line) == {"header": ["구분", "강남권", "강북권"], "cells": ["2024년", "1,500", "1,100"]}
 
 
+def test_a_piece_of_a_table_row_is_not_put_under_headers():
+    # a note mark inside a cell ("00명 ※ 전년도 총 인원") starts a line of its own: the row's end alone
+    rows = "KPI 선택 | 전년도 성과 | 목표 설정 | 가이드라인\n□ 고용 실적 | 00명 ※ 전년도 총 인원 | 00명 | 3명 이상"
+    question = analyze("고용 실적 가이드라인은?")
+    piece = next(l for l in scoring.rank_lines(question, [_hit(rows, "서식.pdf", "table")])
+                 if l.text.startswith("※"))
+    assert table_row(piece) is None
+
+
 def test_a_number_with_an_ordinal_counter_is_not_found_in_any_number():
     # "2차" names the second period: the 2 of a date is not it
     text = "사업기간: 2021. 3. 1. ~ 2023. 2. 28.\n1차: 21.3.1.~21.12.31. / 2차: 22.1.1.~22.12.31."

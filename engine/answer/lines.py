@@ -120,12 +120,13 @@ def table_row(line: Line) -> Optional[dict]:
     """A table row's cells under its table's first row (``{"header": [...], "cells": [...]}``), or None: for a
     line that is not a row of a table chunk or is that first row itself, and for a table where a row of
     several cells has another number of them than the first row — a chunk's rows leave out empty and merged
-    cells, so which header stands over which cell is then unknown."""
+    cells, so which header stands over which cell is then unknown — and for a line that is only a piece of a
+    row (a note mark inside a cell starts a line of its own: "※ 전년도 총 인원 | 00명 | 3명 이상")."""
     rows = line.hit["text"].split("\n")
     if line.hit.get("kind") != "table" or len(rows) < 2 or line.quote == rows[0] or CELL not in line.quote:
         return None
     width = rows[0].count(CELL)
-    if any(row.count(CELL) not in (0, width) for row in rows[1:]):
+    if line.quote.count(CELL) != width or any(row.count(CELL) not in (0, width) for row in rows[1:]):
         return None
     return {"header": [one_line(cell) for cell in rows[0].split(CELL)],
             "cells": [one_line(cell) for cell in line.quote.split(CELL)]}
