@@ -9,7 +9,7 @@ peak RSS.
 Times are CPU seconds of this process (the machine may be shared, which
 makes wall-clock times jump); the wall-clock ratio is printed as well.
 
-    .venv/bin/python bench/parse_speed.py [--rounds 3] [--pages 300]
+    .venv/bin/python bench/parse_speed.py [--rounds 3] [--pages 300] [--pdf FILE ...]
 """
 from __future__ import annotations
 
@@ -91,9 +91,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--pages", type=int, default=300, help="pages of the generated PDF")
+    parser.add_argument("--pdf", type=Path, action="append", default=[],
+                        help="a further PDF to time (forms: bench/office/*/docs/*.pdf)")
     args = parser.parse_args()
 
-    files = sorted(CORPUS.glob("*.pdf")) if CORPUS.is_dir() else []
+    files = (sorted(CORPUS.glob("*.pdf")) if CORPUS.is_dir() else []) + args.pdf
     with tempfile.TemporaryDirectory() as tmp:
         generated = Path(tmp) / f"generated_{args.pages}p.pdf"
         make_korean_pdf(generated, args.pages)

@@ -330,3 +330,80 @@ def test_two_rows_placed_glyph_by_glyph_in_turn_read_as_their_two_lines():
         blocks.append({"type": 0, "bbox": (ends[row], y, ends[row] + 12, y + 16), "lines": [_line(ch, ends[row], y, 12)]})
         ends[row] += 12
     assert [item.text for item in _items(blocks, [])] == ["2026년 신청서류\n개인 (신용정)"]
+
+
+# ---- ruled tables MuPDF's hunt missed ----------------------------------------------
+# Some writers' forms (a Mac's export of a 한글 form: every cell's text clipped to its cell) come out of the
+# hunt as one paragraph per cell. Reading a generated page without the hunt gives the same paragraphs.
+
+FORM = [[("신청자 성명", 90), ("홍길동", 150), ("성별", 60), ("남", 140)],
+        [("사업화 과제명", 90), ("인공지능 교육 솔루션", 350)],
+        [("기업명", 90), ("노다랩", 100), ("사업자등록번호", 110), ("123-45-67890", 140)],
+        [("자택주소", 90), ("서울시 강북구", 350)]]
+
+
+def _form_page(rows=FORM):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 90), "1. 신청자 기본 정보", fontname="korea", fontsize=12)
+    for r, row in enumerate(rows):
+        x, y = 72, 120 + 30 * r
+        for text, width in row:
+            box = pymupdf.Rect(x, y, x + width, y + 30)
+            for start, end in ((box.tl, box.tr), (box.bl, box.br), (box.tl, box.bl), (box.tr, box.br)):
+                page.draw_line(start, end, width=0.5)     # each cell's rules drawn apart, as forms are
+            page.insert_text((x + 5, y + 20), text, fontname="korea", fontsize=10)
+            x += width
+    return doc, page
+
+
+def _without_hunt(page):
+    from engine.read.formats import pdf
+    blocks = page.get_text("dict", flags=pdf.FLAGS & ~pymupdf.TEXT_TABLE_HUNT)["blocks"]
+    rules = [b["bbox"] for b in blocks if b.get("type") == 3
+             and min(b["bbox"][2] - b["bbox"][0], b["bbox"][3] - b["bbox"][1]) <= pdf.RULE_WIDTH]
+    return pdf._items(blocks, rules), rules
+
+
+def test_a_form_table_the_hunt_missed_is_read_as_a_table_with_its_rows():
+    from engine.read.formats import pdf
+    _doc, page = _form_page()
+    items, rules = _without_hunt(page)
+    assert all(isinstance(item, pdf.Paragraph) for item in items)     # a paragraph per cell, as the hunt left it
+    assert pdf._missed_grid(items, rules)
+    read = pdf._with_tables(items, pdf._ruled_tables(page, items))
+    assert [type(item).__name__ for item in read] == ["Paragraph", "Grid"]   # the heading, then the table
+    grid = read[1]
+    by_row: dict[int, list[str]] = {}
+    for cell in sorted(grid.cells, key=lambda c: (c.row, c.col)):
+        by_row.setdefault(cell.row, []).append(cell.text)
+    assert list(by_row.values()) == [[text for text, _w in row] for row in FORM]
+    wide = next(c for c in grid.cells if c.text == "인공지능 교육 솔루션")
+    assert wide.col_span == grid.cols - 1 and wide.bbox == pytest.approx([162, 150, 512, 180], abs=1)
+
+
+def test_a_frame_around_two_passages_is_not_read_as_a_table():
+    from engine.read.formats import pdf
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for x in (60, 300):        # an exam's two columns, each framed, many short lines in each
+        page.draw_rect(pymupdf.Rect(x, 100, x + 230, 700), width=0.5)
+        for n in range(12):
+            page.insert_text((x + 8, 130 + 45 * n), f"{n + 1}. 다음 글을 읽고 답하시오.", fontname="korea", fontsize=10)
+            page.insert_text((x + 8, 150 + 45 * n), f"① 보기 {n + 1}", fontname="korea", fontsize=10)
+    for y in (300, 500):       # rules across the page between questions
+        page.draw_line((60, y), (530, y), width=0.5)
+    items, _rules = _without_hunt(page)
+    read = pdf._with_tables(items, pdf._ruled_tables(page, items))
+    assert not any(isinstance(item, pdf.Grid) for item in read)
+    assert "".join(p.text for p in read).replace(" ", "") == "".join(p.text for p in items).replace(" ", "")
+
+
+def test_a_found_table_missing_text_of_its_paragraphs_is_not_used():
+    from engine.read.formats import pdf
+    _doc, page = _form_page()
+    items, _rules = _without_hunt(page)
+    grids = pdf._ruled_tables(page, items)
+    for cell in grids[0].cells:
+        cell.text = cell.text.replace("홍길동", "")      # as if the finder had dropped a cell's text
+    assert pdf._with_tables(items, grids) == items

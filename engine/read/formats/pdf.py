@@ -3,10 +3,12 @@
 Each page is read once with ``get_text("dict")`` and MuPDF's own table
 hunting (``TEXT_TABLE_HUNT``, done in C): text inside a detected table comes
 back only inside the table, so it is never repeated as a paragraph.
-``page.find_tables()`` is not used: on the table-heavy corpus PDFs it made
-reading about 25 times slower than the text extraction itself, while the
-table hunt keeps the whole read near the cost of plain ``get_text("dict")``
-(bench/parse_speed.py).
+``page.find_tables()`` is used only where the hunt missed a ruled table
+(a form whose every cell came back as a paragraph of its own, among rules
+no found table holds), on at most ``RULED_PAGES`` pages of a PDF: it costs a
+few tenths of a second a page, and on the table-heavy corpus PDFs it made
+reading about 25 times slower than the text extraction itself when run on
+every page (bench/parse_speed.py).
 
 Pages without a text layer are read by OCR (engine.read.ocr) when language data
 is installed: every page of a PDF without any text, and pages with almost no
@@ -46,6 +48,12 @@ GLYPH_PIECE = 2        # characters: a line this short of a two-line block may b
 SPACE_WIDTH = 0.6      # font sizes: a glyph of the row above goes on it at most a space after its end
 RULE_WIDTH = 3.0       # points: a drawn stroke at most this thick may be a table rule
 SNAP = 2.0             # points of slack when matching rules to table lines
+MISSED_RULES = 4       # rules each way, outside the tables MuPDF's hunt found, …
+MISSED_CELLS = 8       # … among which this many paragraphs of at most CELL_CHARS characters stand: a form's table
+CELL_CHARS = 40
+CELL_LINES = 8         # a "cell" holding more lines than this is a frame around a passage, not a table's cell
+EDGE_MIN = 3.0         # points: page.find_tables' shortest edge (edge_min_length)
+RULED_PAGES = 12       # pages of one PDF at most read by page.find_tables (a few tenths of a second each)
 NOT_A_TITLE = re.compile(r"(\.(hwpx?|hwt|docx?|pdf|xlsx?|pptx?|txt|rtf)$)|^(untitled|제목 없음)$"
                          r"|^microsoft (word|excel|powerpoint) - ", re.IGNORECASE)
 
@@ -86,7 +94,8 @@ def _read(data: bytes, doc: DocumentBuilder) -> None:
     doc.set_pages(pdf.page_count)
     doc.set_title(meaningful_title((pdf.metadata or {}).get("title")))
 
-    pages = [read_page(page) for page in pdf]
+    ruled = [RULED_PAGES]     # pages left that may be read by page.find_tables
+    pages = [read_page(page, ruled) for page in pdf]
     _ocr_pictures(pdf, pages, doc)
     if not any(pages):
         raise ReadFailure("NO_TEXT")
@@ -99,12 +108,18 @@ def _read(data: bytes, doc: DocumentBuilder) -> None:
         doc.warn("PAGES_WITHOUT_TEXT", pages=page_ranges(empty))
 
 
-def read_page(page: pymupdf.Page) -> list:
-    """Paragraphs and Grids of one page in MuPDF's reading order."""
+def read_page(page: pymupdf.Page, ruled: list[int]) -> list:
+    """Paragraphs and Grids of one page in MuPDF's reading order. A ruled table MuPDF's hunt missed
+    (each cell left a paragraph of its own) is read by ``page.find_tables`` instead (``_ruled_tables``)
+    while ``ruled[0]`` pages are left for it: it costs a few tenths of a second a page."""
     blocks = page.get_text("dict", flags=FLAGS)["blocks"]
     rules = [b["bbox"] for b in blocks if b.get("type") == 3
              and min(b["bbox"][2] - b["bbox"][0], b["bbox"][3] - b["bbox"][1]) <= RULE_WIDTH]
-    return _items(blocks, rules)
+    items = _items(blocks, rules)
+    if ruled[0] > 0 and _missed_grid(items, rules):
+        ruled[0] -= 1
+        items = _with_tables(items, _ruled_tables(page, items))
+    return items
 
 
 def meaningful_title(title: Optional[str]) -> Optional[str]:
@@ -418,6 +433,87 @@ def _nearest(positions: list[float], value: float) -> int:
 
 def _clean(text: str) -> str:
     return text.replace("\xa0", " ").replace("\ufffd", "")
+
+
+# ---- ruled tables the hunt missed ------------------------------------------
+
+def _missed_grid(items: list, rules: list) -> bool:
+    """Whether a page looks like a form whose ruled table MuPDF's hunt did not find: at least
+    ``MISSED_CELLS`` short paragraphs stand among rules, both ways, that lie outside every table found."""
+    grids = [item.bbox for item in items if isinstance(item, Grid)]
+    free = [r for r in rules if not any(_inside(r, box) for box in grids)]
+    vertical = [r for r in free if r[3] - r[1] > r[2] - r[0]]
+    if len(vertical) < MISSED_RULES or len(free) - len(vertical) < MISSED_RULES:
+        return False
+    x0, y0 = min(r[0] for r in free), min(r[1] for r in free)
+    x1, y1 = max(r[2] for r in free), max(r[3] for r in free)
+    cells = [item for item in items if isinstance(item, Paragraph) and len(item.text) <= CELL_CHARS
+             and _inside(item.bbox, [x0, y0, x1, y1])]
+    return len(cells) >= MISSED_CELLS
+
+
+def _ruled_tables(page: pymupdf.Page, items: list) -> list[Grid]:
+    """The tables ``page.find_tables`` sees in the page's rules, each cell with the text it puts in it
+    (it places every character; MuPDF's paragraphs may run across cells). Tables of one row or one
+    column (a framed heading), tables overlapping one the hunt found, and frames around whole passages
+    (a cell of more than ``CELL_LINES`` lines: an exam's two columns) are left out."""
+    grids = [item.bbox for item in items if isinstance(item, Grid)]
+    out = []
+    # pieces shorter than find_tables' shortest edge (the dots of a dotted rule: thousands on a form page)
+    # only slow its grouping of the page's drawings, quadratic in their number
+    paths = [p for p in page.get_drawings() if max(p["rect"].width, p["rect"].height) >= EDGE_MIN]
+    for table in page.find_tables(strategy="lines", paths=paths).tables:
+        box = list(table.bbox)
+        if table.row_count < 2 or table.col_count < 2 or any(_overlap(box, other) for other in grids):
+            continue
+        slots = [(cell, text) for row, texts in zip(table.rows, table.extract())
+                 for cell, text in zip(row.cells, texts) if cell is not None]
+        xs = sorted({round(v, 1) for cell, _ in slots for v in (cell[0], cell[2])})
+        ys = sorted({round(v, 1) for cell, _ in slots for v in (cell[1], cell[3])})
+        grid, seen = Grid(rows=len(ys) - 1, cols=len(xs) - 1, bbox=box), set()
+        for (x0, y0, x1, y1), text in slots:
+            r, c = _nearest(ys, y0), _nearest(xs, x0)
+            if (r, c) not in seen:
+                seen.add((r, c))
+                grid.cells.append(Cell(row=r, col=c, text=_clean(text or "").strip(),
+                                       row_span=max(1, _nearest(ys, y1) - r),
+                                       col_span=max(1, _nearest(xs, x1) - c), bbox=[x0, y0, x1, y1]))
+        if sum(1 for cell in grid.cells if cell.text) >= 2 and all(
+                cell.text.count("\n") < CELL_LINES for cell in grid.cells):
+            out.append(grid)
+    return out
+
+
+def _with_tables(items: list, grids: list[Grid]) -> list:
+    """``items`` with each of ``grids`` standing where the first paragraph it holds stood, and the
+    paragraphs it holds left out; a grid missing any character of those paragraphs is not used (the
+    paragraphs stay: text is never lost to a table)."""
+    held = {id(grid): [item for item in items if isinstance(item, Paragraph) and _centred_in(item.bbox, grid.bbox)]
+            for grid in grids}
+    grids = [grid for grid in grids if not _letters("".join(p.text for p in held[id(grid)]))
+             - _letters("".join(cell.text for cell in grid.cells))]
+    out, placed = [], set()
+    for item in items:
+        grid = next((g for g in grids if any(item is p for p in held[id(g)])), None)
+        if grid is None:
+            out.append(item)
+        elif id(grid) not in placed:
+            placed.add(id(grid))
+            out.append(grid)
+    return out
+
+
+def _letters(text: str) -> Counter:
+    return Counter(ch for ch in text if not ch.isspace())
+
+
+def _centred_in(rect, box) -> bool:
+    x, y = (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _chars(items: list) -> int:
