@@ -414,3 +414,19 @@ def test_the_cell_answering_is_under_the_column_naming_most_of_the_question():
     tie = answer_span(analyze("2분기 미국 투자는 얼마인가요?"), row, {"header": header, "cells": row.split(" | ")})
     assert row[tie[0]:tie[1]] == "68.5"     # two columns name 2분기: no cell is addressed, the first amount is
 
+
+
+def test_a_table_of_contents_is_never_an_answer_line():
+    contents = ("1. 신청 방법 및 접수 기간 3 2. 제출 서류 4 3. 사업설명회 개최 안내 5 4. 과제 선정 이후 이행사항 6\n"
+                "사업설명회 개최 안내 ·········· 5")
+    body = "사업설명회는 2026. 3. 25.(수) 10:00 서울 웨스턴 조선 호텔에서 열린다."
+    lines = scoring.rank_lines(analyze("사업설명회는 언제 열리나요?"), [_hit(contents, "공고.hwp"), _hit(body, "공고.hwp")])
+    assert [line.text for line in lines] == [body]
+
+
+def test_a_letter_quoted_in_the_question_is_looked_for():
+    legend = "* 관련 분야 이해도 – A : 관련 분야에 종사하고 있는 자 – B : 관련 분야에 이해도가 있는 자\n– C : 관련 분야를 전혀 모르는 자"
+    question = analyze("이 신청서에서 관련 분야 이해도 'C'는 무슨 뜻인가요?")
+    assert "c" in [term.text.lower() for term in question.terms]
+    chosen = choose_lines(question, [_hit(legend, "신청서.pdf")])
+    assert any("C : 관련 분야를 전혀 모르는 자" in line.text for line in chosen)

@@ -1,5 +1,7 @@
 """A hit's text cut into candidate answer lines: sentences, list items and table rows, exactly as written.
 
+A table of contents is never a candidate (``CONTENTS``).
+
 A text line is cut after a sentence end and before a list bullet; in text whose lines the page broke
 (PDF, OCR; not a table's rows) a full-width line that does not end a sentence runs on into the next. Each ``Line`` keeps
 its quote as the chunk has it and, flattened (engine/korean.flat), what stands around it: its file
@@ -7,6 +9,7 @@ name, title, headings and table header, the lines just before and after it, the 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -19,6 +22,10 @@ LONG_LINE = 250             # characters: a longer line is long (scoring), and a
 WRAPPED_EXTRACTORS = ("pymupdf", "ocr")   # their text breaks lines where the page did …
 WRAP_SHARE = 0.7            # … and a line this long against the chunk's longest was wrapped
 BRACKETS = ("()", "<>", "《》", "〈〉", "「」", "『』", "“”", "[]")   # a sentence does not end inside one
+# A table of contents: headings each followed by its page ("1. 신청 방법 및 접수 기간 3 2. 제출 서류 4 …"), or a
+# heading led by dots to its page ("사업 개요 ········ 3"). It names every topic and answers none.
+CONTENTS = re.compile(r"(?:\S\s+\d{1,3}\s+(?:[ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩ]+|\d{1,2}|[가-하])\.[^0-9]{1,60}){2,}"
+                      r"|[·․.…]{4,}\s*\d{1,3}\s*$")
 
 
 @dataclass
@@ -50,10 +57,11 @@ class Line:
 def split_lines(text: str, wrapped: bool = False) -> list[str]:
     """The lines of a chunk's text, each exactly as it stands there: text lines cut into sentences
     and list items. In ``wrapped`` text (PDF, OCR) the page broke the lines: a full-width line that
-    does not end a sentence runs on into the next line unless that one starts a list item."""
+    does not end a sentence runs on into the next line unless that one starts a list item. A table of
+    contents is left out (``CONTENTS``)."""
     rows = _unwrap(text.split("\n")) if wrapped else text.split("\n")
     out = []
-    for row in rows:
+    for row in (row for row in rows if not CONTENTS.search(row)):
         out.extend(row[start:end].strip() for start, end in _closed(_pieces(row), row) if row[start:end].strip())
     return out
 
