@@ -178,7 +178,7 @@ CUES: tuple[Cue, ...] = (
 _CUE_BY_NAME = {cue.name: cue for cue in CUES}
 _WH = re.compile(r"언제|며칠|얼마|몇|누구|누가|어디|무엇|뭐|뭔|무슨|어떤|어느|어떻게|왜")
 _ORDINAL = re.compile(r"(첫|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*번\s*째")
-_QUOTED = re.compile(r"[‘'“\"「『]([^’'”\"」』]{2,40})[’'”\"」』]")
+_QUOTED = re.compile(r"[‘'“\"「『]([^’'”\"」』]{1,40})[’'”\"」』]")
 
 
 @dataclass
