@@ -266,8 +266,8 @@ def test_text_fast_path_and_units_that_only_look_like_controls():
     assert decode_para_text(_u("A가B") + struct.pack("<H", 13)) == "A가B"
     assert decode_para_text(_u("A가") + _ctrl(3, b"klh%" + bytes(8)) + _u("링크") + _ctrl(4)
                             + struct.pack("<H", 13)) == "A가링크"
-    # characters that are not printable but not controls either (ideographic space, a private-use bullet)
-    assert decode_para_text(_u("가\u3000나\uf0a7") + struct.pack("<H", 13)) == "가\u3000나\uf0a7"
+    # characters that are not printable but not controls either (ideographic space, a private-use character)
+    assert decode_para_text(_u("가\u3000나\uf0b7") + struct.pack("<H", 13)) == "가\u3000나\uf0b7"
     # a surrogate without its pair is U+FFFD and does not hide the control after it
     lone = b"\x00\xd8"
     assert decode_para_text(_u("앞") + lone + _u("뒤") + struct.pack("<H", 13)) == "앞\ufffd뒤"
@@ -277,12 +277,14 @@ def test_text_fast_path_and_units_that_only_look_like_controls():
 
 def test_hancom_private_use_characters_read_as_what_they_stand_for():
     # an old-Hangul syllable of the Hanyang area as conjoining jamo; a number in a square as the circled
-    # number; a symbol-font bullet nobody knows the meaning of stays as it is
+    # number; a Wingdings symbol as the character for its glyph; a private-use character nobody knows the
+    # meaning of stays as it is
     end = struct.pack("<H", 13)
     assert decode_para_text(_u("아래한글(\uf53a글)") + end) == "아래한글(\u1112\u119e\u11ab글)"
     assert decode_para_text(_u("\U000f02b1 소통 \U000f02c4 끝") + end) == "① 소통 ⑳ 끝"
     assert decode_para_text(_u("표\n\U000f02b2 둘") + end) == "표\n② 둘"    # the slow path too
-    assert decode_para_text(_u("가\uf0a7") + end) == "가\uf0a7"
+    assert decode_para_text(_u("\uf0a7 고유 업무 \uf0e8 접수 \uf0fe 동의") + end) == "▪ 고유 업무 ➔ 접수 ☑ 동의"
+    assert decode_para_text(_u("가\uf0b7\U000f081c") + end) == "가\uf0b7\U000f081c"
 
 
 def test_text_cut_inside_a_control_or_a_unit():

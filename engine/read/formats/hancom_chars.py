@@ -8,6 +8,10 @@
 - 한글's numbers in a square, U+F02B1–U+F02C4 (1–20), which number the items of plans and notices:
   written as the circled numbers ①–⑳, the nearest characters Unicode has (other HWP tools read the
   range the same way: the number, drawn in a square).
+- Symbols of the Wingdings font, which 한글 stores at U+F000 + the font's code (a bullet "▪" is
+  U+F0A7, a ticked box "☑" U+F0FE, an arrow "➔" U+F0E8 between the steps of a procedure): written as
+  the Unicode characters for those glyphs (``WINGDINGS``: the bullets, boxes, checks, arrows and
+  pointing hands office documents use; 한글's own PDF export draws the same glyphs for them).
 Any other private-use character is kept as it is: what it stands for is not known here.
 """
 from __future__ import annotations
@@ -18,6 +22,16 @@ from hypua2jamo import translate
 
 SQUARED_NUMBERS = range(0xF02B1, 0xF02C5)   # 1–20
 CIRCLED_ONE = 0x2460                        # ①; ⑳ is U+2473
+# Wingdings code -> the Unicode character for its glyph
+WINGDINGS = {
+    0x45: "☜", 0x46: "☞", 0x47: "☝", 0x48: "☟",
+    0x6C: "●", 0x6D: "❍", 0x6E: "■", 0x6F: "□", 0x71: "❑", 0x72: "❒", 0x75: "◆", 0x76: "❖", 0x77: "⬥",
+    0x9E: "·", 0x9F: "•", 0xA0: "▪", 0xA1: "○", 0xA4: "◉", 0xA5: "◎", 0xA7: "▪", 0xA8: "◻", 0xAB: "★",
+    0xD8: "➢", 0xE8: "➔", 0xEF: "⇦", 0xF0: "⇨", 0xF1: "⇧", 0xF2: "⇩",
+    0xFB: "✗", 0xFC: "✓", 0xFD: "☒", 0xFE: "☑",
+}
+SYMBOL_FONT = 0xF000                         # 한글 stores a Wingdings glyph at U+F000 + its code
+_WINGDINGS = str.maketrans({SYMBOL_FONT + code: char for code, char in WINGDINGS.items()})
 _PRIVATE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010fffd]")
 _SQUARED = re.compile(f"[{chr(SQUARED_NUMBERS.start)}-{chr(SQUARED_NUMBERS.stop - 1)}]")
 
@@ -27,4 +41,4 @@ def readable(text: str) -> str:
     if _PRIVATE.search(text) is None:
         return text
     text = _SQUARED.sub(lambda m: chr(CIRCLED_ONE + ord(m.group()) - SQUARED_NUMBERS.start), text)
-    return translate(text)
+    return translate(text.translate(_WINGDINGS))
