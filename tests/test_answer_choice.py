@@ -430,3 +430,13 @@ def test_a_letter_quoted_in_the_question_is_looked_for():
     assert "c" in [term.text.lower() for term in question.terms]
     chosen = choose_lines(question, [_hit(legend, "신청서.pdf")])
     assert any("C : 관련 분야를 전혀 모르는 자" in line.text for line in chosen)
+
+
+def test_a_note_is_found_by_the_starred_word_it_explains():
+    # "마이데이터*" in the text, "* 정보주체인 …" under it: the note is what the word means
+    text = "공공부문 마이데이터* 활성화 과제를 추진한다\n* 정보주체인 이용자 중심의 데이터 활용 패러다임"
+    lines = scoring.rank_lines(analyze("마이데이터는 무엇인가요?"), [_hit(text, "계획.hwp")])
+    note = next(line for line in lines if line.text.startswith("* 정보주체"))
+    assert note.features["in_line"] > 0 and note.text == "* 정보주체인 이용자 중심의 데이터 활용 패러다임"
+    alone = scoring.rank_lines(analyze("마이데이터는 무엇인가요?"), [_hit("* 정보주체인 이용자 중심", "가.hwp")])
+    assert alone[0].features["in_line"] == 0

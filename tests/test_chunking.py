@@ -307,3 +307,17 @@ def test_a_box_of_one_cell_keeps_its_paragraphs_as_lines():
     b.add_table(1, 1, [Cell(0, 0, "주요 내용\n○ 지원 대상: 초기 창업 기업\n○ 지원 금액: 최대 3천만 원")], page=1)
     (chunk,) = chunk_document(doc)
     assert chunk.text.split("\n") == ["주요 내용", "○ 지원 대상: 초기 창업 기업", "○ 지원 금액: 최대 3천만 원"]
+
+
+def test_a_note_that_opens_a_chunk_says_which_starred_word_it_explains():
+    doc, b = new_doc()
+    b.add_table(1, 2, [Cell(0, 0, "2", page=1), Cell(0, 1, "공공부문 마이데이터* 활성화", page=1)], page=1)
+    b.add_block("paragraph", "* 정보주체인 이용자 중심의 데이터 활용 패러다임", page=1)
+    b.add_block("paragraph", "이어지는 본문입니다.", page=1)
+    note = next(c for c in chunk_document(doc) if c.text.startswith("* 정보주체"))
+    assert note.outline[-1] == "2 | 공공부문 마이데이터* 활성화"
+    doc, b = new_doc()      # nothing starred before it: the note explains nothing named
+    b.add_table(1, 2, [Cell(0, 0, "2", page=1), Cell(0, 1, "공공부문 활성화", page=1)], page=1)
+    b.add_block("paragraph", "* 별표가 붙은 말이 앞에 없는 주석", page=1)
+    note = next(c for c in chunk_document(doc) if c.text.startswith("* 별표"))
+    assert note.outline == []

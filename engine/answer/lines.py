@@ -1,6 +1,7 @@
 """A hit's text cut into candidate answer lines: sentences, list items and table rows, exactly as written.
 
-A table of contents is never a candidate (``CONTENTS``).
+A table of contents is never a candidate (``CONTENTS``); a note is matched as if it named the starred word it
+explains.
 
 A text line is cut after a sentence end and before a list bullet; in text whose lines the page broke
 (PDF, OCR; not a table's rows) a full-width line that does not end a sentence runs on into the next. Each ``Line`` keeps
@@ -13,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from engine.korean import ENDS_SENTENCE, LINE_BREAK, LIST_MARKER, flat, one_line
+from engine.korean import ENDS_SENTENCE, LINE_BREAK, LIST_MARKER, NOTE, STARRED, flat, one_line
 
 CELL = " | "                # how a table chunk joins the cells of a row
 
@@ -115,13 +116,24 @@ def candidate_lines(hit: dict, rank: int) -> list[Line]:
     # a table's rows are its lines, whatever their width (a PDF's rows are as wide as each other)
     wrapped = not table and any(x in WRAPPED_EXTRACTORS for x in hit.get("extractors") or [])
     texts = split_lines(hit["text"], wrapped)
-    flats = [flat(text) for text in texts]
+    # a note holds the word it explains ("* 정보주체인 …" under "마이데이터*"), as far as matching goes
+    flats = [flat(_explained(texts, i, hit.get("outline") or []) + text) for i, text in enumerate(texts)]
     # the first row itself is not shared with itself: a form's first row is often a field ("정수장명 | 석성정수장")
     return [Line(text, hit, rank, flats[i], context, own if table and i == 0 else shared, header,
                  "".join(flats[max(0, i - NEAR_LINES):i]), chunk,
                  texts[i - 1] if i else "", flats[i + 1] if i + 1 < len(flats) else "",
                  first_row=table and i == 0)
             for i, text in enumerate(texts)]
+
+
+def _explained(texts: list[str], i: int, outline: list[str]) -> str:
+    """The word the note ``texts[i]`` explains: the last starred word of the line above the notes it stands
+    among, else of the chunk's last outline entry (a note that starts a chunk); "" for other lines."""
+    if not NOTE.match(texts[i]):
+        return ""
+    above = next((text for text in reversed(texts[:i]) if not NOTE.match(text)), None)
+    words = STARRED.findall(above if above is not None else (outline[-1] if outline else ""))
+    return words[-1] if words else ""
 
 
 def table_row(line: Line) -> Optional[dict]:

@@ -5,7 +5,9 @@ character budget; a longer block is split at sentence ends. Page headers,
 footers and notes are packed apart, by kind. A table becomes table chunks of
 whole rows, each starting with the table's first (header) row so a row can
 be understood alone; table text comes from the cells, never from the table
-block. ``outline`` is the heading path a chunk sits under and every chunk
+block. ``outline`` is the heading path a chunk sits under (and, for a note that
+explains a starred word of the block before it — "마이데이터*" then "* 정보주체인 이용자
+중심의 …" —, the line holding that word, when the note starts a chunk of its own) and every chunk
 keeps one anchor (page, bbox, cell_range) per source block or cell; bboxes
 are copied from the Document, never made up.
 """
@@ -16,7 +18,7 @@ from typing import Optional
 
 from openpyxl.utils.cell import get_column_letter, range_boundaries
 
-from engine.korean import CHUNK_BREAK, clean_text
+from engine.korean import CHUNK_BREAK, NOTE, STARRED, clean_text
 from engine.model import Block, Cell, Document, Table
 from engine.read.outline import heading_level
 from engine.search.table_header import band_cells, column_names, header_band
@@ -134,6 +136,7 @@ class _Chunker:
         self.flow: Optional[_Pack] = None
         self.sides: dict[str, _Pack] = {}
         self.seen_repeated: set[tuple[str, str]] = set()
+        self.starred = ""     # the last line that marked a word for a note
 
     def run(self) -> list[Chunk]:
         for block in self.doc.blocks:
@@ -165,10 +168,19 @@ class _Chunker:
             if self.flow is not None:  # headings only so far: the chunk sits under the newest
                 self.flow.outline = self._outline()
         anchor = [{"page": block.page, "bbox": block.bbox, "cell_range": None}]
+        note = kind == "paragraph" and NOTE.match(text) is not None
         for piece in cut_within(text, self.budget):
             pack = self._pack_for(kind, piece)
+            if note and self.starred and not pack.parts:     # the note opens a chunk: say what it explains
+                pack.outline = [*pack.outline, self.starred]
             pack.add(piece, anchor, block.id, block.extractor)
             pack.body = pack.body or level is None
+        if not note:
+            self._remember_starred(text)
+
+    def _remember_starred(self, text: str) -> None:
+        """Keep the last line of ``text`` that marks a word for a note (none: nothing to explain)."""
+        self.starred = next((line.strip() for line in reversed(text.split("\n")) if STARRED.search(line)), "")
 
     def _pack_for(self, kind: str, text: str) -> _Pack:
         current = self.flow if kind == "paragraph" else self.sides.get(kind)
@@ -224,6 +236,7 @@ class _Chunker:
                 if r not in held:
                     held.append(r)
         self._emit(pack, self._table_anchors(table, held, pack))
+        self._remember_starred("\n".join(text for _r, text, _c in rows))
 
     def _table_anchors(self, table: Table, held: list[int], pack: _Pack) -> list[dict]:
         """The cells' anchors; a sheet's narrowed range; the table's box when cells have none."""
