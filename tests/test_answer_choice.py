@@ -440,3 +440,15 @@ def test_a_note_is_found_by_the_starred_word_it_explains():
     assert note.features["in_line"] > 0 and note.text == "* 정보주체인 이용자 중심의 데이터 활용 패러다임"
     alone = scoring.rank_lines(analyze("마이데이터는 무엇인가요?"), [_hit("* 정보주체인 이용자 중심", "가.hwp")])
     assert alone[0].features["in_line"] == 0
+
+
+def test_a_year_alone_answers_when():
+    question = analyze("노트북 체제로 바꾸는 시점은 언제인가요?")
+    for line in ("현행 2 PC → 1 노트북 체제로 개편(21년)", "1919년 이탈리아 밀라노에서 시작된다", "’21년 도입"):
+        assert "when" in line_cues(question, line), line
+    assert "when" not in line_cues(question, "3년간 지원한다")        # a length of years is not a time
+
+
+def test_a_number_the_question_names_is_not_cut_out_of_other_numbers():
+    # "2 PC": the question's "2" must not take the 2s out of "2019년 10월"
+    assert "when" in line_cues(analyze("2 PC 환경은 언제 바뀌나요?"), "2019년 10월 전환")

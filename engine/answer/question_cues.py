@@ -68,7 +68,7 @@ ANSWER_KINDS = frozenset("기관 부서 부처 부대 사무소 곳 업체 회�
 _WHICH = frozenset(("어느", "어떤", "무슨"))
 
 # A full date (2023. 10. 21. / 2020년 2월 11일 / 8월 28일 / 22.1.1.) or the day an act dates from ("공포한
-# 날부터"); then a month, a clock time, a weekday or a span ("7일 이내").
+# 날부터"); then a month, a clock time, a weekday, a span ("7일 이내") or a year.
 _FULL_DATE = (r"\d{4}\s*[.\-/]\s*\d{1,2}\s*[.\-/]\s*\d{1,2}|\d{1,2}\s*월\s*\d{1,2}\s*일"
               r"|[’'‘]\d{2}\s*\.\s*\d{1,2}\s*\.\s*\d{1,2}"
               r"|(?<![0-9.])\d{2}\.\s?(0?[1-9]|1[0-2])\.\s?(0?[1-9]|[12][0-9]|3[01])\.(?![0-9])"   # 22.1.1.
@@ -76,7 +76,9 @@ _FULL_DATE = (r"\d{4}\s*[.\-/]\s*\d{1,2}\s*[.\-/]\s*\d{1,2}|\d{1,2}\s*월\s*\d{1
               r"|(한|된|받은|지난)\s*날\s*(부터|로부터|까지|이후)")    # "공포한 날부터 시행한다"
 _SOME_TIME = (r"\d{4}\s*년\s*\d{1,2}\s*월|(?<![0-9])\d{4}\s*\.\s*(0?[1-9]|1[0-2])\s*\.(?!\s*[0-9])"   # 2004. 11.
               r"|\d{1,2}\s*:\s*\d{2}|[(（][월화수목금토일][)）]"
-              r"|\d+\s*(일|주|개월|시간|년)\s*(이내|이전|전|후|까지|부터)")
+              r"|\d+\s*(일|주|개월|시간|년)\s*(이내|이전|전|후|까지|부터)"
+              # a year alone: "1919년", "’21년", "(21년)" — not a length of years ("3년간", "20년 동안")
+              r"|(?<![0-9])(1[0-9]|20)[0-9]{2}\s*년(?!\s*(간|동안|째))|[’'‘][0-9]{2}\s*년|[(（][0-9]{2}\s*년\s*[)）]")
 # A number with its unit or counter (원, 달러, %, 명, 매, 종 …), a written-out amount ("1,250", "12.5") or a number alone
 # in a table cell; then any other number of three or more characters.
 _UNIT_AMOUNT = (r"[0-9][0-9,.]*\s*[십백천만억조]*\s*(원|달러|불|%|퍼센트|명|건|대|개|곳|쪽|페이지|회|점|초|분"
@@ -389,7 +391,7 @@ def _without_terms(question: Question, line: str) -> str:
     rest = line.lower()
     for term in question.terms:
         for word in (term.text, *term.parts):
-            if word.isdigit() and word != term.text:   # a number alone: never a piece of another number or date
+            if word.isdigit():   # a number alone: never a piece of another number or date
                 rest = re.sub(rf"(?<![0-9.,]){word}(?![0-9.,])", " ", rest)
                 continue
             counted = r"([0-9][0-9.,]*\s*)?" if term.number and not word[:1].isdigit() else ""
