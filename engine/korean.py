@@ -85,11 +85,11 @@ BULLETS = "○●◦•▪■□◆◇◎※➀➁➂➃➄➅➆➇➈➉①②
 ITEM_MARK = r"\(?[0-9]{1,2}[.)]|[가-하][.)]"
 # A line starting a list item or a numbered heading ("○ ", "ㅇ ", "1. ", "(2) ", "가) ", "제3조").
 LIST_MARKER = re.compile(rf"\s*([{BULLETS}□■▣\-*]|ㅇ\s|(?:{ITEM_MARK})\s|제\s*[0-9]+\s*[조장절])")
-# Where a line of answer text is cut into lines: after a sentence end and before a list bullet.
 # A word marked for a note ("마이데이터*", "K-water**") and the note that explains it ("* 정보주체인 이용자
-#중심의 …", "** …"), as plans and press releases set them out.
+# 중심의 …", "** …"), as plans and press releases set them out.
 STARRED = re.compile(r"([^\s*|()]+)\*+(?![^\s)\]」』,.])")
 NOTE = re.compile(r"^\s*[*＊]+\s")
+# Where a line of answer text is cut into lines: after a sentence end and before a list bullet.
 LINE_BREAK = re.compile(rf"{_AFTER_SENTENCE}|\s+(?=[{BULLETS}])|\s+(?=ㅇ\s)")
 # A line that opens as one of a list or an outline ("1." "Ⅱ." "가)" "○" "(3)"): not a document's title.
 LISTED_LINE = re.compile(r"^([\dⅠ-Ⅹ]+\s*[.)]|[가-하]\s*[.)]|[□■○●◦ㅇ※*·•]|\(\d+\))")

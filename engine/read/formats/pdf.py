@@ -490,11 +490,11 @@ def _with_tables(items: list, grids: list[Grid]) -> list:
     paragraphs stay: text is never lost to a table)."""
     held = {id(grid): [item for item in items if isinstance(item, Paragraph) and _centred_in(item.bbox, grid.bbox)]
             for grid in grids}
-    grids = [grid for grid in grids if not _letters("".join(p.text for p in held[id(grid)]))
-             - _letters("".join(cell.text for cell in grid.cells))]
+    owner = {id(p): grid for grid in grids for p in held[id(grid)]
+             if not _letters("".join(p.text for p in held[id(grid)])) - _letters("".join(c.text for c in grid.cells))}
     out, placed = [], set()
     for item in items:
-        grid = next((g for g in grids if any(item is p for p in held[id(g)])), None)
+        grid = owner.get(id(item))
         if grid is None:
             out.append(item)
         elif id(grid) not in placed:
