@@ -99,6 +99,22 @@ def test_parse_matches_source_tree(name, offline, env):
     assert bundled == source_tree_json(CORPUS / name), "bundle and source tree differ: rebuild after edits"
 
 
+def test_parse_of_a_slide_deck_matches_source_tree(tmp_path, offline, env):
+    """python-pptx imports Pillow's core, which the bundle keeps without Pillow's picture codecs."""
+    from pptx import Presentation
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[1])
+    slide.shapes.title.text = "2024년 업무보고"
+    slide.placeholders[1].text_frame.text = "신청기간은 8월 28일까지다."
+    path = tmp_path / "보고.pptx"
+    deck.save(path)
+    result = run(offline + [BUNDLE / "noda", "parse", "--json", path], env)
+    assert result.returncode == 0, result.stderr
+    bundled = comparable(json.loads(result.stdout))
+    assert bundled["access"]["readable"] and "8월 28일" in json.dumps(bundled, ensure_ascii=False)
+    assert bundled == source_tree_json(path)
+
+
 def test_window_opens_and_closes(offline, env):
     shown = open_window(BUNDLE / "noda-desktop", offline, env)
     print(f"\nwindow shown {shown:.2f} s after start (offscreen)")
@@ -160,6 +176,7 @@ def test_bundle_holds_what_the_app_needs_and_not_more():
                    "printsupport/libcupsprintersupport.so",
                    "platforminputcontexts/libibusplatforminputcontextplugin.so"):
         assert (plugins / plugin).is_file(), plugin
+    assert not [p for p in BUNDLE.rglob("*") if p.is_symlink() and not p.exists()]   # no link to a file left out
     names = {p.name for p in internal.rglob("*")}
     unwanted = ("libQt6Quick", "libQt6Qml", "libQt6WebEngine", "libQt63D", "libgtk-3", "libX11.so", "_tkinter")
     assert not [n for n in names if n.startswith(unwanted)]
