@@ -490,8 +490,12 @@ def _with_tables(items: list, grids: list[Grid]) -> list:
     paragraphs stay: text is never lost to a table)."""
     held = {id(grid): [item for item in items if isinstance(item, Paragraph) and _centred_in(item.bbox, grid.bbox)]
             for grid in grids}
-    owner = {id(p): grid for grid in grids for p in held[id(grid)]
-             if not _letters("".join(p.text for p in held[id(grid)])) - _letters("".join(c.text for c in grid.cells))}
+    whole = [grid for grid in grids if not _letters("".join(p.text for p in held[id(grid)]))
+             - _letters("".join(cell.text for cell in grid.cells))]
+    owner = {}      # a paragraph's grid: the first whole grid holding it
+    for grid in whole:
+        for paragraph in held[id(grid)]:
+            owner.setdefault(id(paragraph), grid)
     out, placed = [], set()
     for item in items:
         grid = owner.get(id(item))
