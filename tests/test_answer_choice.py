@@ -104,6 +104,14 @@ def test_a_caption_names_what_a_table_counts():
     assert best.hit["filename"] == "나.hwp" and best.text.startswith("증감률")
 
 
+def test_a_section_heading_is_no_answer_but_counts_for_the_lines_under_it():
+    text = "13 사업설명회 개최 안내 및 문의처\n일시: 2026. 3. 25.(수) 10:00, 장소: 서울 웨스턴 조선 호텔"
+    hit = _hit(text, "공고.hwp", outline=["13 사업설명회 개최 안내 및 문의처"])
+    [best, *rest] = choose_lines(analyze("사업설명회는 언제 어디서 열리나요?"), [hit])
+    assert best.text.startswith("일시:")
+    assert all("문의처" not in line.text for line in rest)
+
+
 def test_the_document_the_question_names_wins_a_tie():
     row = "개똥이 | 89 | 65 | 78"
     question = analyze("C반 기말고사에서 개똥이의 수학은 몇 점인가요?")

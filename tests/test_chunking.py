@@ -309,15 +309,48 @@ def test_a_box_of_one_cell_keeps_its_paragraphs_as_lines():
     assert chunk.text.split("\n") == ["주요 내용", "○ 지원 대상: 초기 창업 기업", "○ 지원 금액: 최대 3천만 원"]
 
 
+def _task_table(b: DocumentBuilder, task: str) -> None:
+    b.add_table(2, 2, [Cell(0, 0, "번호", page=1), Cell(0, 1, "과제", page=1),
+                       Cell(1, 0, "2", page=1), Cell(1, 1, task, page=1)], page=1)
+
+
 def test_a_note_that_opens_a_chunk_says_which_starred_word_it_explains():
     doc, b = new_doc()
-    b.add_table(1, 2, [Cell(0, 0, "2", page=1), Cell(0, 1, "공공부문 마이데이터* 활성화", page=1)], page=1)
+    _task_table(b, "공공부문 마이데이터* 활성화")
     b.add_block("paragraph", "* 정보주체인 이용자 중심의 데이터 활용 패러다임", page=1)
     b.add_block("paragraph", "이어지는 본문입니다.", page=1)
     note = next(c for c in chunk_document(doc) if c.text.startswith("* 정보주체"))
     assert note.outline[-1] == "2 | 공공부문 마이데이터* 활성화"
     doc, b = new_doc()      # nothing starred before it: the note explains nothing named
-    b.add_table(1, 2, [Cell(0, 0, "2", page=1), Cell(0, 1, "공공부문 활성화", page=1)], page=1)
+    _task_table(b, "공공부문 활성화")
     b.add_block("paragraph", "* 별표가 붙은 말이 앞에 없는 주석", page=1)
     note = next(c for c in chunk_document(doc) if c.text.startswith("* 별표"))
     assert note.outline == []
+
+
+def test_a_heading_drawn_as_a_one_row_table_opens_a_section():
+    # 한글 templates draw section headings as a row of a mark cell and a title cell
+    doc, b = new_doc()
+    b.add_table(1, 3, [Cell(0, 0, "Ⅱ"), Cell(0, 1, ""), Cell(0, 2, "추진 일정")], page=1)
+    b.add_block("paragraph", "상반기에 착수한다.", page=1)
+    b.add_table(1, 4, [Cell(0, 0, "13"), Cell(0, 1, ""), Cell(0, 2, "사업설명회 개최 안내"), Cell(0, 3, "")], page=1)
+    b.add_table(2, 2, [Cell(0, 0, "구 분"), Cell(0, 1, "내 용"),
+                       Cell(1, 0, "일 시"), Cell(1, 1, "2026. 3. 25.(수) 10:00")], page=1)
+    b.add_table(1, 3, [Cell(0, 0, "참 고"), Cell(0, 1, ""), Cell(0, 2, "해외직접투자 개념")], page=1)
+    b.add_block("paragraph", "외국환거래법에 따른 투자를 말한다.", page=1)
+    chunks = chunk_document(doc)
+    outline = {c.text.split("\n")[-1]: c.outline for c in chunks}
+    assert outline["상반기에 착수한다."] == ["Ⅱ 추진 일정"]
+    assert outline["일 시 | 2026. 3. 25.(수) 10:00"] == ["Ⅱ 추진 일정", "13 사업설명회 개최 안내"]
+    assert outline["외국환거래법에 따른 투자를 말한다."] == ["참 고 해외직접투자 개념"]
+    assert not any(c.kind == "table" and "추진 일정" in c.text for c in chunks)
+
+
+def test_a_one_row_table_of_values_is_no_heading():
+    doc, b = new_doc()
+    b.add_table(1, 3, [Cell(0, 0, "합계"), Cell(0, 1, "1,250"), Cell(0, 2, "")], page=1)
+    b.add_table(1, 2, [Cell(0, 0, "2024"), Cell(0, 1, "예산 집행")], page=1)
+    b.add_block("paragraph", "본문입니다.", page=1)
+    chunks = chunk_document(doc)
+    assert [c.kind for c in chunks] == ["table", "table", "paragraph"]
+    assert chunks[-1].outline == []

@@ -66,6 +66,16 @@ def test_sections_list_the_heading_outline():
     assert [(s["level"], s["title"]) for s in sections(doc)] == [(0, "사업 계획"), (1, "Ⅰ. 추진 배경"), (2, "1. 현황")]
 
 
+def test_sections_list_headings_drawn_as_one_row_tables():
+    doc, b = _doc("hwp")
+    b.add_table(1, 3, [Cell(0, 0, "Ⅰ"), Cell(0, 1, ""), Cell(0, 2, "추진 배경")])
+    b.add_block("paragraph", "1. 현황")
+    b.add_table(1, 2, [Cell(0, 0, "붙 임"), Cell(0, 1, "관련 사진")])
+    b.add_table(1, 2, [Cell(0, 0, "합계"), Cell(0, 1, "1,250")])      # a row of values
+    assert [(s["level"], s["title"]) for s in sections(doc)] == [(1, "Ⅰ 추진 배경"), (2, "1. 현황"),
+                                                                (1, "붙 임 관련 사진")]
+
+
 def test_a_parsed_document_carries_its_outline():
     [doc] = parse_bytes(docx_bytes("Ⅰ. 추진 배경", "본문 문단입니다.", "Ⅱ. 추진 계획", "다음 문단입니다."), "계획.docx")
     assert [s["title"] for s in doc.structure.sections] == ["Ⅰ. 추진 배경", "Ⅱ. 추진 계획"]

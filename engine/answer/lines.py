@@ -118,12 +118,14 @@ def candidate_lines(hit: dict, rank: int) -> list[Line]:
     texts = split_lines(hit["text"], wrapped)
     # a note holds the word it explains ("* 정보주체인 …" under "마이데이터*"), as far as matching goes
     flats = [flat(_explained(texts, i, hit.get("outline") or []) + text) for i, text in enumerate(texts)]
+    # a section's heading names its topic and answers nothing: it counts for the lines under it only
+    headings = set(hit.get("outline") or [])
     # the first row itself is not shared with itself: a form's first row is often a field ("정수장명 | 석성정수장")
     return [Line(text, hit, rank, flats[i], context, own if table and i == 0 else shared, header,
                  "".join(flats[max(0, i - NEAR_LINES):i]), chunk,
                  texts[i - 1] if i else "", flats[i + 1] if i + 1 < len(flats) else "",
                  first_row=table and i == 0)
-            for i, text in enumerate(texts)]
+            for i, text in enumerate(texts) if text not in headings]
 
 
 def _explained(texts: list[str], i: int, outline: list[str]) -> str:

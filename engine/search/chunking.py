@@ -20,7 +20,7 @@ from openpyxl.utils.cell import get_column_letter, range_boundaries
 
 from engine.korean import CHUNK_BREAK, NOTE, STARRED, clean_text
 from engine.model import Block, Cell, Document, Table
-from engine.read.outline import heading_level
+from engine.read.outline import heading_box, heading_level
 from engine.search.table_header import band_cells, column_names, header_band
 
 # KorQuAD (questions outside the dev sample, with the index's re-ranking): 600 → R@1 0.942,
@@ -140,9 +140,13 @@ class _Chunker:
 
     def run(self) -> list[Chunk]:
         for block in self.doc.blocks:
-            if block.id in self.tables:
+            table = self.tables.get(block.id)
+            box = heading_box(table) if table is not None else None
+            if box is not None:         # a heading drawn as a one-row table: the section it opens
+                self._text_block(block, box)
+            elif table is not None:
                 self._flush_flow()
-                self._table(block, self.tables[block.id])
+                self._table(block, table)
             else:
                 self._text_block(block)
         self._flush_flow()
@@ -151,8 +155,9 @@ class _Chunker:
         return self.chunks
 
     # ---- paragraphs, headings, notes -------------------------------------
-    def _text_block(self, block: Block) -> None:
-        text = clean_text(block.text)
+    def _text_block(self, block: Block, heading: Optional[tuple[int, str]] = None) -> None:
+        """A paragraph, heading or note; ``heading``: (level, text) of a heading box standing for it."""
+        text = heading[1] if heading else clean_text(block.text)
         if not text:
             return
         kind = block.type if block.type in SIDE_KINDS else "paragraph"
@@ -160,7 +165,8 @@ class _Chunker:
             if (kind, text) in self.seen_repeated:
                 return
             self.seen_repeated.add((kind, text))
-        level = heading_level(block, text, styled=self.styled) if kind == "paragraph" else None
+        level = heading[0] if heading else (
+            heading_level(block, text, styled=self.styled) if kind == "paragraph" else None)
         if level is not None:
             if self.flow is not None and self.flow.body:
                 self._flush_flow()
@@ -171,8 +177,8 @@ class _Chunker:
         note = kind == "paragraph" and NOTE.match(text) is not None
         for piece in cut_within(text, self.budget):
             pack = self._pack_for(kind, piece)
-            if note and self.starred and not pack.parts:     # the note opens a chunk: say what it explains
-                pack.outline = [*pack.outline, self.starred]
+            if note and self.starred and not pack.parts and pack.outline[-1:] != [self.starred]:
+                pack.outline = [*pack.outline, self.starred]     # the note opens a chunk: what it explains
             pack.add(piece, anchor, block.id, block.extractor)
             pack.body = pack.body or level is None
         if not note:
