@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 import random
+import subprocess
+import sys
 import time
 import tracemalloc
 import zipfile
@@ -23,6 +25,8 @@ from noda_desktop.cli import _parse_each, main
 from tests import hostile
 from tests.documents import docx_bytes
 from tests.test_archive import make_zip
+
+ROOT = Path(__file__).resolve().parent.parent
 
 MB = 1024 * 1024
 
@@ -148,6 +152,22 @@ def test_mupdf_complaints_become_a_warning_never_stdout(tmp_path, capfd, make):
     assert out == ""
     assert "MUPDF_MESSAGES" in doc.warning_codes()
     assert doc.readable or doc.access.reason_text
+
+
+def test_finding_a_pdfs_ruled_tables_prints_nothing():
+    # PyMuPDF's table finder recommends a layout package on stdout the first time it runs in a process
+    script = ("from engine.read.mupdf import pymupdf\n"
+              "page = pymupdf.open().new_page()\n"
+              "for y in (100, 130, 160):\n"
+              "    page.draw_line((72, y), (400, y))\n"
+              "for x in (72, 200, 400):\n"
+              "    page.draw_line((x, 100), (x, 160))\n"
+              "for x, y in ((80, 120), (210, 120), (80, 150), (210, 150)):\n"
+              "    page.insert_text((x, y), '칸', fontname='korea')\n"
+              "assert page.find_tables(strategy='lines').tables\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == ""
 
 
 def test_line_separators_in_text_are_escaped_in_json(tmp_path, capsys):

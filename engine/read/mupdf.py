@@ -1,9 +1,10 @@
 """PyMuPDF with MuPDF's messages kept off stdout.
 
 MuPDF prints its errors and warnings ("MuPDF error: …") to stdout by default,
-which breaks every ``--json`` output one damaged PDF is read in. Importing
-``pymupdf`` from here switches that off; the messages are kept in MuPDF's
-store instead, and a reader turns them into one warning of its Document
+which breaks every ``--json`` output one damaged PDF is read in, and its table
+finder prints a line recommending another package the first time it runs.
+Importing ``pymupdf`` from here switches both off; MuPDF's messages are kept in
+its store instead, and a reader turns them into one warning of its Document
 (``take_messages``).
 """
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pymupdf
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
+pymupdf.no_recommend_layout()
 
 __all__ = ["pymupdf", "take_messages", "reading"]
 MAX_SHOWN = 3   # messages named in the warning; the rest are counted
