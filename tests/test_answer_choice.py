@@ -221,6 +221,13 @@ def test_a_month_and_day_with_its_weekday_is_a_date_not_an_amount():
     assert "amount" in full_cues(line_cues(analyze("경제성장률은 얼마인가요?"), "경제성장률 2.5 전망"))
 
 
+def test_a_span_of_spaced_two_digit_year_dates_is_no_decimal_amount_but_spaced_letters_still_count():
+    period = "□ 사업 기간 : ’26. 4. ∼ ’27. 3. (※ 사업추진 일정에 따라 변동 가능)"
+    assert "amount" not in full_cues(line_cues(analyze("보조사업의 전체 사업비는 얼마인가요?"), period))
+    assert "amount" in full_cues(line_cues(analyze("보조사업의 전체 사업비는 얼마인가요?"), "□ 사업 규모 : 일금 사억원(₩ 400,000,000)"))
+    assert "who" in full_cues(line_cues(analyze("이 신청서는 누구 앞으로 내나요?"), "파주시장 귀 하"))
+
+
 def test_a_year_and_month_is_a_time_and_a_change_asked_is_found_as_변경():
     renamed = analyze("국립국어연구원이 국립국어원으로 이름이 바뀐 건 언제인가요?")
     assert "변경" in [t.text for t in renamed.terms]

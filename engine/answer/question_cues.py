@@ -369,7 +369,8 @@ def line_cues(question: Question, line: str, header: str = "") -> dict[str, floa
     worth ("unit": a number with the counter asked for, or under a table header naming it).
     Letter-spaced words ("귀 하") count too."""
     rest = _without_terms(question, line)
-    variants = (rest, re.sub(r"\s+", "", rest))
+    # letters spaced apart close up; numbers do not (a date "’26. 4." is no decimal "26.4")
+    variants = (rest, _LETTER_SPACES.sub("", rest))
     found = {}
     for name in question.cues:
         cue = _CUE_BY_NAME[name]
@@ -382,6 +383,9 @@ def line_cues(question: Question, line: str, header: str = "") -> dict[str, floa
             re.search(rf"[0-9]\s*({unit})", line) or (re.search(unit, header) and re.search(r"[0-9]", line))):
         found["unit"] = UNIT_WEIGHT
     return found
+
+
+_LETTER_SPACES = re.compile(r"(?<=[^\W\d_])\s+(?=[^\W\d_])")
 
 
 def _without_terms(question: Question, line: str) -> str:
