@@ -467,3 +467,42 @@ def test_a_year_alone_answers_when():
 def test_a_number_the_question_names_is_not_cut_out_of_other_numbers():
     # "2 PC": the question's "2" must not take the 2s out of "2019년 10월"
     assert "when" in line_cues(analyze("2 PC 환경은 언제 바뀌나요?"), "2019년 10월 전환")
+
+
+def _letter_bytes() -> bytes:
+    """An official letter whose 「시행」 row spreads the document number over cells among brackets, so
+    no label stands next to it, above a schedule table whose header names 번호 columns."""
+    document = docx.Document()
+    document.add_paragraph("강  서  소  방  서")
+    document.add_paragraph("수신  수신자 참조")
+    document.add_paragraph("제목  2026년 7월 구급차 정비 일정 알림")
+    document.add_paragraph("1. 우리서 7월 중 구급차 정비 일정을 다음과 같이 알려 드립니다.")
+    rows = [("연번", "일자", "부서", "차량종류", "등록번호", "기관번호"),
+            ("1", "7월3일", "방화119안전센터", "스타리아", "12가3456", "6-22호"),
+            ("2", "7월8일", "개화119안전센터", "스타리아", "34나5678", "6-5")]
+    table = document.add_table(rows=len(rows), cols=len(rows[0]))
+    for row, cells in zip(table.rows, rows):
+        for cell, text in zip(row.cells, cells):
+            cell.text = text
+    document.add_paragraph("붙임  정비 일정 1부.  끝.")
+    footer = document.add_table(rows=1, cols=8)
+    for cell, text in zip(footer.rows[0].cells, ("시행", "소방행정과-6828", "(", "2026. 6. 26.", ")", "접수", "(", ")")):
+        cell.text = text
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def test_the_line_a_documents_number_was_read_from_answers_as_that_field(tmp_path):
+    folder = tmp_path / "공문"
+    folder.mkdir()
+    (folder / "강서소방서_공문_정비일정.docx").write_bytes(_letter_bytes())
+    t = Tenant(folder, cache_root=tmp_path / "cache", workers=1)
+    t.refresh()
+    try:
+        assert t.structure("강서소방서_공문_정비일정.docx")["doc_number"] == "소방행정과-6828"
+        result = answer(t, "이 공문의 문서번호는 무엇인가요?", document="강서소방서_공문_정비일정.docx")
+        assert result["answered"]
+        assert "소방행정과-6828" in result["text"].splitlines()[0]
+    finally:
+        t.close()

@@ -10,6 +10,7 @@ from typing import Optional
 
 from engine.answer.question_cues import Question
 from engine.korean import flat
+from engine.read.form_fields import CONTACT_LABELS, LABELS
 
 # Besides the hits, every chunk of the first documents they come from is a candidate: the
 # search finds the right document far more often than the right chunk. So are those of a later one
@@ -17,6 +18,11 @@ from engine.korean import flat
 EXPAND_DOCUMENTS = 2
 HEAD_CHARS = 300            # how much of a document's opening text names it
 CAPTION_CHARS = 80          # a table's caption: the line before it, when it is this short
+# a field of a Document's ``structure`` -> the labels the reader finds it by (engine.read.form_fields)
+FORM_LABELS: dict[str, tuple[str, ...]] = {
+    "doc_number": ("문서번호",), "issued_date": tuple(k for k, v in LABELS.items() if v == "date"),
+    "issuer": tuple(k for k, v in LABELS.items() if v == "issuer"), "recipient": ("수신",), **CONTACT_LABELS,
+}
 
 
 class Documents:
@@ -39,6 +45,13 @@ class Documents:
         """How a document names itself: its file name, title and opening text."""
         opening = self.tenant.opening(filename, HEAD_CHARS, self.principal)
         return "\n".join([filename, self.tenant.title(filename) or "", opening])
+
+    def form(self, filename: str) -> tuple[tuple[tuple[str, ...], str], ...]:
+        """(labels, value) of each field the document states about itself (its 문서번호, 담당 부서,
+        연락처 …, read by ``engine.read.form_fields``): the line a value was read from answers as a
+        field of those labels, wherever its layout hid them ("시행 | 소방행정과-6828 | ( | 2026. 6. 26. | )")."""
+        structure = self.tenant.structure(filename)
+        return tuple((labels, structure[name]) for name, labels in FORM_LABELS.items() if structure.get(name))
 
     def captioned(self, hit: dict) -> dict:
         """A table hit with its caption: the short last line of the text just before the table
@@ -67,8 +80,9 @@ class Documents:
         best = max(names, key=lambda name: named[name], default=None)
         if best is not None and named[best] > max(named[name] for name in chosen):
             chosen.append(best)
-        hits = [self.captioned(hit) for hit in hits + self.more_chunks(hits, chosen)]
-        return hits, heads
+        hits = hits + self.more_chunks(hits, chosen)
+        forms = {name: self.form(name) for name in dict.fromkeys(hit["filename"] for hit in hits)}
+        return [{**self.captioned(hit), "form": forms[hit["filename"]]} for hit in hits], heads
 
     def more_chunks(self, hits: list[dict], names: list[str]) -> list[dict]:
         """The other chunks of the documents ``names``."""

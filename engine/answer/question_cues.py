@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from engine.korean import ITEM_MARK, QUESTION_NOUNS, QUESTION_WORDS
+from engine.korean import ITEM_MARK, QUESTION_NOUNS, QUESTION_WORDS, flat
 from engine.search.analyzer import kiwi
 
 # Kiwi tags of the morphemes a term is made of (nouns, numbers, foreign words, roots, and what Kiwi
@@ -314,11 +314,19 @@ _FIELD = re.compile(rf"^[^\w(]*({ITEM_MARK})?\s*(?P<label>[^:：|]{{1,30}}?)\s*[
 _LETTER = re.compile(r"[^\W\d_]")
 
 
-def field_weight(question: Question, line: str) -> float:
+def field_weight(question: Question, line: str, form: tuple[tuple[tuple[str, ...], str], ...] = ()) -> float:
     """What ``line`` is worth as a form field answering ``question``: its label names the question's
     words or the kind of answer asked, and its value holds an answer of that kind. A form row of
-    several fields ("보도시점 | 2024. 6. 21. | 배포 | 6. 20.") is worth what its best field is."""
-    return max(_one_field_weight(question, label, value) for label, value in _fields(line))
+    several fields ("보도시점 | 2024. 6. 21. | 배포 | 6. 20.") is worth what its best field is. ``form``
+    holds (labels, value) of the fields its document was read to state (``documents.Documents.form``):
+    a line holding such a value is that field too."""
+    stated = [(label, value) for labels, value in form if _holds(line, value) for label in labels]
+    return max(_one_field_weight(question, label, value) for label, value in _fields(line) + stated)
+
+
+def _holds(line: str, value: str) -> bool:
+    """Whether ``line`` holds ``value``, across the cells it may be spread over."""
+    return flat(value).replace("|", "") in flat(line).replace("|", "")
 
 
 def _fields(line: str) -> list[tuple[str, str]]:

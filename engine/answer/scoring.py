@@ -172,7 +172,7 @@ def _score(question: Question, weights: dict[str, float], line: Line, hits: int,
     f = {"covered": covered, **{"in_" + name: value / total if total else 0.0 for name, value in parts.items()},
          "numbers_missing": float(missing), "cue": cue_weight(question, cues),
          # a form field's label counts as much as the line covers the question (not for a stray "일시:")
-         "field": field_weight(question, line.text) * max(0.0, score),
+         "field": field_weight(question, line.text, line.hit.get("form", ())) * max(0.0, score),
          "echo": float("quote" not in question.cues and _echoes(question, line)),
          "ocr": float("ocr" in (line.hit.get("extractors") or [])),
          "rank": max(0.0, 1 - line.rank / max(hits, 1)),

@@ -239,6 +239,11 @@ class Tenant:
         found = self._find(filename)
         return found[2]["structure"].get("title") if found else None
 
+    def structure(self, filename: str) -> dict:
+        """What the Document named ``filename`` states about itself (its ``structure``; nothing is parsed)."""
+        found = self._find(filename)
+        return found[2]["structure"] if found else {}
+
     def chunk(self, filename: str, chunk_id: str) -> Optional[Chunk]:
         """One chunk of the Document named ``filename`` (None when either is unknown)."""
         return next((c for c in self.chunks(filename) if c.id == chunk_id), None)
