@@ -127,6 +127,24 @@ def test_letter_in_tables_signed_by_the_head():
     assert s.issuer == "강북구청장"
 
 
+def test_a_letters_footer_spread_over_bracket_cells_and_a_schedule_header_row():
+    """The 시행 date stands in cells of its own after the number; a schedule's header row naming 부서
+    gives no 담당 부서 (its value is below it, per row); 연락처 stops at the /전송 (fax) cell."""
+    doc, _ = _doc(
+        ["1. 7월 구급차 정비 일정을 알려 드립니다.", "붙임  정비 일정 1부.  끝."],
+        [[["연번", "일자", "부서", "차량종류", "등록번호"],
+          ["1", "7월3일", "방화119안전센터", "스타리아", "12가3456"],
+          ["2", "7월8일", "개화119안전센터", "스타리아", "34나5678"]],
+         [["시행", "소방행정과-6828", "(", "2026. 6. 26.", ")", "접수", "(", ")"],
+          ["전화", "02-6981-5190", "/전송", "02-2665-6119", "/", "fire@seoul.go.kr"]]])
+    extract_structure(doc)
+    s = doc.structure
+    assert s.doc_number == "소방행정과-6828"
+    assert s.issued_date == "2026-06-26"
+    assert s.department is None
+    assert s.phone == "02-6981-5190"
+
+
 def test_press_release_gets_headline_and_no_letter_fields():
     doc, builder = _doc([])
     for text in ("보도자료", "‘25년 2분기 해외직접투자는 141.5억 달러로 전년동기비 13.4% 감소"):

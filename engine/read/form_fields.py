@@ -19,6 +19,7 @@ Comparison tables (신·구조문대비표) fill ``revisions``.
 from __future__ import annotations
 
 import datetime
+import itertools
 import re
 from typing import Optional
 
@@ -40,8 +41,9 @@ CONTACT_LABELS: dict[str, tuple[str, ...]] = {
     "release": ("보도시점", "보도일시", "보도일자", "엠바고", "보도"),
 }
 # labels that end a value running over the cells after another label
-STOP_LABELS = ("배포", "배포일시", "이메일", "e-mail", "팩스", "fax", "홈페이지", "주소", "수신", "발신", "제목")
+STOP_LABELS = ("배포", "배포일시", "이메일", "e-mail", "팩스", "fax", "전송", "홈페이지", "주소", "수신", "발신", "제목")
 CONTACT_MAX = 80   # characters of a contact value
+HEADER_CELLS = 4   # a table row of at least this many cells over a row of values as long heads columns
 TITLE_MAX = 200
 ADDRESS_ROWS = 15  # a letter's 「수신」 and 「제목」 lines sit within its first rows
 PRESS_MARKS = ("보도자료", "보도참고자료", "보도해명자료", "설명자료")
@@ -52,6 +54,7 @@ COVER_MAX = 120    # characters
 
 _LABEL_RES = [(re.compile(r"^[\[【<(]?\s*" + r"\s*".join(label) + r"\s*[\]】>)]?\s*[:：]?(?:\s+(?P<rest>.*))?$"),
                label) for label in sorted(LABELS, key=len, reverse=True)]
+_LETTERS = re.compile(r"[^\W\d_]")
 _PHONE = re.compile(r"(?:\(0\d{1,2}\)|0\d{1,2})\s*[-.]?\s*\d{3,4}\s*[-.]\s*\d{4}")
 _DOC_NUMBER = re.compile(r"[가-힣A-Za-z0-9·ㆍ]*[가-힣A-Za-z][가-힣A-Za-z0-9·ㆍ]*-\d+")
 _DATE = re.compile(r"(\d{4})\s*[.\-/년]\s*(\d{1,2})\s*[.\-/월]\s*(\d{1,2})(?!\d)")
@@ -156,6 +159,8 @@ def _fields(rows: list[list[str]]) -> list[tuple[str, str, int]]:
             last = i       # the row the value ends on
             if not rest and j + 1 < len(row) and _label(row[j + 1]) is None:
                 rest = row[j + 1]
+                if LABELS[label] == "number":   # "시행 | 총무과-12 | ( | 2024. 1. 2. | )": the date in cells after it
+                    rest = " ".join([rest, *itertools.takewhile(lambda c: not _LETTERS.search(c), row[j + 2:])])
             elif not rest and len(row) == 1 and i + 1 < len(rows) and _label(rows[i + 1][0]) is None:
                 rest, last = rows[i + 1][0], i + 1
             if LABELS[label] in ("recipient", "title") and i >= ADDRESS_ROWS:
@@ -172,7 +177,9 @@ def _contacts(rows: list[list[str]]) -> dict[str, str]:
     earlier in ``CONTACT_LABELS`` winning over a later one)."""
     found: dict[str, tuple[int, str]] = {}
     seen: list[str] = []
-    for row in rows:
+    for i, row in enumerate(rows):
+        if _header_row(row, rows[i + 1] if i + 1 < len(rows) else []):
+            continue
         for j, cell in enumerate(row):
             hit = _contact_label(cell)
             if hit is None:
@@ -198,6 +205,14 @@ def _contacts(rows: list[list[str]]) -> dict[str, str]:
     return out
 
 
+def _header_row(row: list[str], below: list[str]) -> bool:
+    """Whether ``row`` heads the columns of a table ("연번 | 일자 | 부서 | 차량종류 | 등록번호"): the row
+    below has as many cells, at least ``HEADER_CELLS``, and none is a label; a label there names a
+    column, and what follows it in the row is other columns' names, not its value."""
+    return (len(row) == len(below) >= HEADER_CELLS
+            and not any(_contact_label(cell) or _label(cell) or _is_stop(cell) for cell in below))
+
+
 def _contact_label(cell: str) -> Optional[tuple[str, int, str]]:
     """(field, preference, the rest of the cell) when ``cell`` starts with a contact label."""
     squashed = cell.replace(" ", "").lower()
@@ -211,7 +226,7 @@ def _contact_label(cell: str) -> Optional[tuple[str, int, str]]:
 
 
 def _is_stop(cell: str) -> bool:
-    squashed = cell.replace(" ", "").lower()
+    squashed = cell.replace(" ", "").lower().lstrip("/·|")   # "전화 … /전송 …"
     return any(squashed == label or squashed.startswith(label + ":") for label in STOP_LABELS)
 
 
