@@ -18,6 +18,7 @@ _INVISIBLE = re.compile(r"[\u00ad\u200b-\u200d\u2060\ufeff]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u00a0\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\t]")
 _SPACES = re.compile(r" {2,}")
 DIGIT_COMMA = re.compile(r"(?<=[0-9]),(?=[0-9])")     # a thousands comma: "1,200"
+LETTER = re.compile(r"[^\W\d_]")                     # a letter of any script: not a digit, mark or "_"
 
 
 SHORT_TEXT = 200   # characters: table cells and the like, which repeat (numbers, units, names)

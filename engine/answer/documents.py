@@ -18,10 +18,13 @@ from engine.read.form_fields import CONTACT_LABELS, LABELS
 EXPAND_DOCUMENTS = 2
 HEAD_CHARS = 300            # how much of a document's opening text names it
 CAPTION_CHARS = 80          # a table's caption: the line before it, when it is this short
-# a field of a Document's ``structure`` -> the labels the reader finds it by (engine.read.form_fields)
+# a field of a Document's ``structure`` -> the labels the reader finds it by (engine.read.form_fields);
+# a document number only by its own label, as 「시행」 also names the day
 FORM_LABELS: dict[str, tuple[str, ...]] = {
-    "doc_number": ("문서번호",), "issued_date": tuple(k for k, v in LABELS.items() if v == "date"),
-    "issuer": tuple(k for k, v in LABELS.items() if v == "issuer"), "recipient": ("수신",), **CONTACT_LABELS,
+    "doc_number": ("문서번호",),
+    **{name: tuple(label for label, kind in LABELS.items() if kind == read_as)
+       for name, read_as in (("issued_date", "date"), ("issuer", "issuer"), ("recipient", "recipient"))},
+    **CONTACT_LABELS,
 }
 
 

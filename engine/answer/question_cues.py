@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from engine.korean import ITEM_MARK, QUESTION_NOUNS, QUESTION_WORDS, flat
+from engine.korean import ITEM_MARK, LETTER, QUESTION_NOUNS, QUESTION_WORDS, flat
 from engine.search.analyzer import kiwi
 
 # Kiwi tags of the morphemes a term is made of (nouns, numbers, foreign words, roots, and what Kiwi
@@ -311,7 +311,6 @@ FIELD_KIND = 0.05     # … or names the kind of answer asked ("일시" for 언�
 LABEL_CHARS = 12
 # A form field: a short label, a colon, a value ("제출장소: 강북구청 문화관광체육과", "2) 일 시 : 10. 21.").
 _FIELD = re.compile(rf"^[^\w(]*({ITEM_MARK})?\s*(?P<label>[^:：|]{{1,30}}?)\s*[:：]\s*(?P<value>\S.*)$")
-_LETTER = re.compile(r"[^\W\d_]")
 
 
 def field_weight(question: Question, line: str, form: tuple[tuple[tuple[str, ...], str], ...] = ()) -> float:
@@ -320,31 +319,32 @@ def field_weight(question: Question, line: str, form: tuple[tuple[tuple[str, ...
     several fields ("보도시점 | 2024. 6. 21. | 배포 | 6. 20.") is worth what its best field is. ``form``
     holds (labels, value) of the fields its document was read to state (``documents.Documents.form``):
     a line holding such a value is that field too."""
-    stated = [(label, value) for labels, value in form if _holds(line, value) for label in labels]
+    cells = _without_bars(line) if form else ""
+    stated = [(label, value) for labels, value in form if _without_bars(value) in cells for label in labels]
     return max(_one_field_weight(question, label, value) for label, value in _fields(line) + stated)
 
 
-def _holds(line: str, value: str) -> bool:
-    """Whether ``line`` holds ``value``, across the cells it may be spread over."""
-    return flat(value).replace("|", "") in flat(line).replace("|", "")
+def _without_bars(text: str) -> str:
+    """``text`` flat and without cell bars: a value as a line holds it across the cells it spreads over."""
+    return flat(text).replace("|", "")
 
 
 def _fields(line: str) -> list[tuple[str, str]]:
     """The (label, value) pairs of ``line`` (``_field``); a table row of label and value cells taken
     in turn, every label holding letters, gives one pair each."""
     cells = line.split(" | ")
-    if len(cells) >= 4 and len(cells) % 2 == 0 and all(_LETTER.search(c) for c in cells[::2]):
+    if len(cells) >= 4 and len(cells) % 2 == 0 and all(LETTER.search(c) for c in cells[::2]):
         return [(re.sub(r"\s+", "", label).lower(), value) for label, value in zip(cells[::2], cells[1::2])]
     return [_field(line)]
 
 
 def _one_field_weight(question: Question, label: str, value: str) -> float:
-    if not label or len(label) > LABEL_CHARS or not _LETTER.search(label):
+    if not label or len(label) > LABEL_CHARS or not LETTER.search(label):
         return 0.0
     # the value answers when it looks like what is asked or its label says it is that ("개찰장소: 나라장터")
     answered = [cue for cue in map(_CUE_BY_NAME.get, question.cues)
                 if cue.name in ("what", "define") or cue.strong.search(value) or cue.weak.search(value)
-                or (cue.labels.search(label) and _LETTER.search(value))]
+                or (cue.labels.search(label) and LETTER.search(value))]
     if not answered:
         return 0.0
     weight = 0.0
@@ -393,7 +393,7 @@ def line_cues(question: Question, line: str, header: str = "") -> dict[str, floa
     return found
 
 
-_LETTER_SPACES = re.compile(r"(?<=[^\W\d_])\s+(?=[^\W\d_])")
+_LETTER_SPACES = re.compile(rf"(?<={LETTER.pattern})\s+(?={LETTER.pattern})")
 
 
 def _without_terms(question: Question, line: str) -> str:

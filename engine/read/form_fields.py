@@ -23,7 +23,7 @@ import itertools
 import re
 from typing import Optional
 
-from engine.korean import LISTED_LINE, one_line
+from engine.korean import LETTER, LISTED_LINE, one_line
 from engine.model import Document
 from engine.read.revisions import document_revisions
 
@@ -54,7 +54,6 @@ COVER_MAX = 120    # characters
 
 _LABEL_RES = [(re.compile(r"^[\[【<(]?\s*" + r"\s*".join(label) + r"\s*[\]】>)]?\s*[:：]?(?:\s+(?P<rest>.*))?$"),
                label) for label in sorted(LABELS, key=len, reverse=True)]
-_LETTERS = re.compile(r"[^\W\d_]")
 _PHONE = re.compile(r"(?:\(0\d{1,2}\)|0\d{1,2})\s*[-.]?\s*\d{3,4}\s*[-.]\s*\d{4}")
 _DOC_NUMBER = re.compile(r"[가-힣A-Za-z0-9·ㆍ]*[가-힣A-Za-z][가-힣A-Za-z0-9·ㆍ]*-\d+")
 _DATE = re.compile(r"(\d{4})\s*[.\-/년]\s*(\d{1,2})\s*[.\-/월]\s*(\d{1,2})(?!\d)")
@@ -160,7 +159,7 @@ def _fields(rows: list[list[str]]) -> list[tuple[str, str, int]]:
             if not rest and j + 1 < len(row) and _label(row[j + 1]) is None:
                 rest = row[j + 1]
                 if LABELS[label] == "number":   # "시행 | 총무과-12 | ( | 2024. 1. 2. | )": the date in cells after it
-                    rest = " ".join([rest, *itertools.takewhile(lambda c: not _LETTERS.search(c), row[j + 2:])])
+                    rest = " ".join([rest, *itertools.takewhile(lambda c: not LETTER.search(c), row[j + 2:])])
             elif not rest and len(row) == 1 and i + 1 < len(rows) and _label(rows[i + 1][0]) is None:
                 rest, last = rows[i + 1][0], i + 1
             if LABELS[label] in ("recipient", "title") and i >= ADDRESS_ROWS:
