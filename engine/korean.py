@@ -19,6 +19,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u00a0\u2000-\u200a\u2028\u2
 _SPACES = re.compile(r" {2,}")
 DIGIT_COMMA = re.compile(r"(?<=[0-9]),(?=[0-9])")     # a thousands comma: "1,200"
 LETTER = re.compile(r"[^\W\d_]")                     # a letter of any script: not a digit, mark or "_"
+# A page number standing alone: "- 7 -", "iii", "7 / 35" (a PDF's footer, a header's only text).
+PAGE_NUMBER = re.compile(r"[-–—\s]*(\d{1,3}|[ivxIVX]{1,6})(\s*/\s*\d{1,4})?[-–—\s]*")
 
 
 SHORT_TEXT = 200   # characters: table cells and the like, which repeat (numbers, units, names)

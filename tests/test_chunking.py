@@ -211,6 +211,16 @@ def test_headers_and_notes_are_chunked_apart_and_repeated_headers_once():
     assert kinds["footnote"].text == "각주 1\n각주 2\n각주 3"
 
 
+def test_a_footer_that_is_only_a_page_number_is_not_chunked():
+    doc, b = new_doc()
+    for page, number in ((1, "- 1 -"), (2, "- ii -"), (3, "3 / 35")):
+        b.add_block("paragraph", f"{page}쪽 본문", page=page)
+        b.add_block("footer", number, page=page)
+        b.add_block("footer", "한국수자원공사 보도자료", page=page)
+    footers = [c.text for c in chunk_document(doc) if c.kind == "footer"]
+    assert footers == ["한국수자원공사 보도자료"]
+
+
 def test_text_is_normalised():
     assert clean_text("지원\xa0사업\u3000공고\x07\x00 \t끝\u200b") == "지원 사업 공고 끝"
     assert clean_text(" 첫 줄 \r\n\r\n 둘째 줄 ") == "첫 줄\n둘째 줄"

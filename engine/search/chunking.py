@@ -2,7 +2,8 @@
 
 Paragraphs (and headings, list items …) are packed in reading order up to a
 character budget; a longer block is split at sentence ends. Page headers,
-footers and notes are packed apart, by kind. A table becomes table chunks of
+footers and notes are packed apart, by kind (a header or footer once, none that is only a page
+number). A table becomes table chunks of
 whole rows, each starting with the table's first (header) row so a row can
 be understood alone; table text comes from the cells, never from the table
 block. ``outline`` is the heading path a chunk sits under (and, for a note that
@@ -18,7 +19,7 @@ from typing import Optional
 
 from openpyxl.utils.cell import get_column_letter, range_boundaries
 
-from engine.korean import CHUNK_BREAK, NOTE, STARRED, clean_text
+from engine.korean import CHUNK_BREAK, NOTE, PAGE_NUMBER, STARRED, clean_text
 from engine.model import Block, Cell, Document, Table
 from engine.read.outline import heading_box, heading_level
 from engine.search.table_header import band_cells, column_names, header_band
@@ -162,8 +163,8 @@ class _Chunker:
             return
         kind = block.type if block.type in SIDE_KINDS else "paragraph"
         if kind in REPEATED_KINDS:
-            if (kind, text) in self.seen_repeated:
-                return
+            if (kind, text) in self.seen_repeated or PAGE_NUMBER.fullmatch(text):
+                return      # said once; a page number alone answers nothing
             self.seen_repeated.add((kind, text))
         level = heading[0] if heading else (
             heading_level(block, text, styled=self.styled) if kind == "paragraph" else None)

@@ -20,11 +20,11 @@ import bisect
 import math
 import re
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Optional
 
-from engine.korean import one_line
+from engine.korean import PAGE_NUMBER, one_line
 from engine.model import Cell
 from engine.read import mupdf, ocr
 from engine.read.failures import ReadFailure
@@ -54,6 +54,13 @@ CELL_CHARS = 40
 CELL_LINES = 8         # a "cell" holding more lines than this is a frame around a passage, not a table's cell
 EDGE_MIN = 3.0         # points: page.find_tables' shortest edge (edge_min_length)
 RULED_PAGES = 12       # pages of one PDF at most read by page.find_tables (a few tenths of a second each)
+FURNITURE_BAND = 0.2   # of the page's height: a running head stands in its top or bottom band …
+FURNITURE_CHARS = 80   # … as one line of at most this many characters, …
+FURNITURE_PAGES = 3    # … repeated on at least this many pages …
+FURNITURE_SHARE = 0.3  # … and this share of the pages with text …
+FURNITURE_SLACK = 6.0  # … at one height, within this many points
+NUMBER_BAND = 0.1      # a lone page number stands this close to the top or bottom of its page
+END_NUMBER = re.compile(r"^(\d{1,4}|[ivxIVX]{1,6})(?=\s)|(?<=\s)(\d{1,4}|[ivxIVX]{1,6})$")   # "326  학회지 …"
 NOT_A_TITLE = re.compile(r"(\.(hwpx?|hwt|docx?|pdf|xlsx?|pptx?|txt|rtf)$)|^(untitled|제목 없음)$"
                          r"|^microsoft (word|excel|powerpoint) - ", re.IGNORECASE)
 
@@ -100,9 +107,10 @@ def _read(data: bytes, doc: DocumentBuilder) -> None:
     if not any(pages):
         raise ReadFailure("NO_TEXT")
     levels = _heading_levels(pages)
+    furniture = _page_furniture(pages, [page.rect.height for page in pdf])
     for number, items in enumerate(pages, start=1):
         for item in items:
-            _emit(doc, item, number, levels)
+            _emit(doc, item, number, levels, furniture.get(id(item)))
     empty = [n + 1 for n, items in enumerate(pages) if not items and _has_marks(pdf[n])]
     if empty:
         doc.warn("PAGES_WITHOUT_TEXT", pages=page_ranges(empty))
@@ -576,6 +584,63 @@ def _picture_share(page: pymupdf.Page) -> float:
     return min(1.0, covered / area)
 
 
+# ---- page furniture -------------------------------------------------------
+
+def _page_furniture(pages: list[list], heights: list[float]) -> dict[int, str]:
+    """Running heads and page numbers: ``id`` of a Paragraph -> "header" or "footer".
+
+    A PDF keeps no trace of what was a header or footer in the writer, so the running head
+    ("해양수산 수소경제 기술 활성화 방안 연구") and the page number ("- 7 -", "- iii -") of every page
+    came out as body paragraphs, between the sentences of every page, in search chunks and answers.
+    A line of at most ``FURNITURE_CHARS`` characters in the top or bottom ``FURNITURE_BAND`` of its page
+    is furniture when the same line (a number at either end set aside: "326  한국문헌정보학회지 …",
+    "… 현황  327") stands on that side at one height on at least ``FURNITURE_PAGES`` pages and
+    ``FURNITURE_SHARE`` of the pages with text (a head on every other page counts); a lone page number
+    ("7", "- iii -", "7 / 35") is furniture wherever it is its page's outermost line within
+    ``NUMBER_BAND`` of the top or bottom. A body line that merely sits near the margin of one page stays.
+    """
+    found: dict[int, str] = {}
+    places: dict[tuple[str, str], list[tuple[float, int, Paragraph]]] = defaultdict(list)
+    for n, items in enumerate(pages):
+        for item in items:
+            if not isinstance(item, Paragraph) or "\n" in item.text or len(item.text) > FURNITURE_CHARS:
+                continue
+            side = _band(item.bbox, heights[n], FURNITURE_BAND)
+            if side is None:
+                continue
+            text = " ".join(item.text.split())
+            lone = PAGE_NUMBER.fullmatch(text) is not None
+            if lone and _band(item.bbox, heights[n], NUMBER_BAND) == side and _outermost(item, items, side):
+                found[id(item)] = side
+            places[side, "#" if lone else END_NUMBER.sub("#", text)].append((item.bbox[1], n, item))
+    wanted = max(FURNITURE_PAGES, FURNITURE_SHARE * sum(1 for items in pages if items))
+    for (side, _), found_at in places.items():
+        found_at.sort(key=lambda place: place[0])
+        tops = [top for top, _, _ in found_at]
+        best = max((found_at[i:bisect.bisect_right(tops, top + FURNITURE_SLACK)] for i, top in enumerate(tops)),
+                   key=lambda run: len({n for _, n, _ in run}))
+        if len({n for _, n, _ in best}) >= wanted:
+            found.update((id(item), side) for _, _, item in best)
+    return found
+
+
+def _band(bbox: list[float], height: float, share: float) -> Optional[str]:
+    """Which band a box stands in: "header" within ``share`` of the page's height from its top, "footer" from its
+    bottom, else None."""
+    if bbox[3] <= share * height:
+        return "header"
+    if bbox[1] >= (1 - share) * height:
+        return "footer"
+    return None
+
+
+def _outermost(item: Paragraph, items: list, side: str) -> bool:
+    """Whether nothing else on the page stands above (header) or below (footer) ``item``'s row."""
+    if side == "header":
+        return all(other.bbox[1] >= item.bbox[1] - SNAP for other in items if other is not item)
+    return all(other.bbox[3] <= item.bbox[3] + SNAP for other in items if other is not item)
+
+
 # ---- output ---------------------------------------------------------------
 
 def _heading_levels(pages: list[list]) -> dict[float, int]:
@@ -592,7 +657,8 @@ def _heading_levels(pages: list[list]) -> dict[float, int]:
     return {size: min(level, 6) for level, size in enumerate(larger, start=1)}
 
 
-def _emit(doc: DocumentBuilder, item, page: int, levels: dict[float, int]) -> None:
+def _emit(doc: DocumentBuilder, item, page: int, levels: dict[float, int], furniture: Optional[str] = None) -> None:
+    """Add ``item`` as a table, or a block of type ``furniture`` ("header"/"footer"), heading or paragraph."""
     if isinstance(item, Grid):
         for cell in item.cells:
             cell.page = page
@@ -600,8 +666,10 @@ def _emit(doc: DocumentBuilder, item, page: int, levels: dict[float, int]) -> No
         return
     level = levels.get(item.size) if len(item.text) <= HEADING_MAX_CHARS else None
     if item.extractor == "ocr":
-        doc.add_block("paragraph", item.text, page=page, bbox=item.bbox,
+        doc.add_block(furniture or "paragraph", item.text, page=page, bbox=item.bbox,
                       extractor="ocr", confidence=ocr.CONFIDENCE)
+    elif furniture:
+        doc.add_block(furniture, item.text, page=page, bbox=item.bbox)
     elif level:
         doc.add_block("heading", item.text, page=page, bbox=item.bbox, level=level)
     else:
