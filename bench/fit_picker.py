@@ -59,7 +59,9 @@ def rows_of(tenant, questions: list[dict], right) -> list[dict]:
         x = np.array([[line.features.get(f, 0.0) for f in FEATURES] for line in lines]).reshape(-1, len(FEATURES))
         y = np.array([right(q, line.text) for line in lines], dtype=float)
         out.append({"x": x, "y": y, "hand": np.array([line.score for line in lines]),
-                    "answerable": bool(q.get("answer") or q.get("answer_snippet"))})
+                    "answerable": bool(q.get("answer") or q.get("answer_snippet")),
+                    "question": q["question"], "texts": [line.text for line in lines],
+                    "files": [line.hit["filename"] for line in lines]})
         if n % 100 == 0:
             print(f"[fit] {n}/{len(questions)}", file=sys.stderr)
     return out

@@ -1,7 +1,7 @@
-"""The answer's lines, or none: the line the learned order puts first (ranker) when the hand-set score
-finds one scoring ``THRESHOLD``, and a second line close to the hand-set score's best.
+"""The answer's lines, or none: the line the learned order puts first (ranker) when the refusal is confident
+enough of it (refusal), and a second line close to the hand-set score's best.
 
-When no line scores enough the answer is refused (``NO_EVIDENCE``), never an empty or invented one.
+When it is not, the answer is refused (``NO_EVIDENCE``), never an empty or invented one.
 The second line is the first by the hand-set score that scores within ``SECOND_GAP`` of its best, is
 not the first line and comes from the same document: the hand-set score's own pick when the learned
 order put another line first (they disagree on 4-8 % of KorQuAD questions and 17-25 % of office ones,
@@ -19,16 +19,11 @@ from typing import Optional
 from engine.answer.lines import LONG_LINE, Line
 from engine.answer.question_cues import Question
 from engine.answer.ranker import reranked
+from engine.answer.refusal import answers, evidence
 from engine.answer.scoring import rank_lines
 from engine.korean import LIST_MARKER, flat
 
 MAX_LINES = 2
-# The best line must score this much to be an answer: midway between the best line of a
-# question the corpus does not answer (0.56) and the worst right answer (0.62) in the bench.
-# bench/fit_threshold.py puts the level for 95% of answered tuning questions answerable at 0.67,
-# which refused 14.3% of the KorQuAD dev sample (against 8.3%) and 4 more of the 62 reported and
-# reworded corpus questions, refusing 2 more that have no answer: the score does not separate them better.
-THRESHOLD = 0.59
 # A second line must score within this of the first: the widest gap whose answers stay within 120 characters
 # on average over 1,000 KorQuAD tuning questions (0.04: 102 characters, 0.12: 115, 0.16: 122); KorQuAD answers
 # holding the gold 0.805 -> 0.824 there, 0.810 -> 0.827 on the dev sample (110 characters), corpus unchanged.
@@ -44,10 +39,13 @@ def choose_lines(question: Question, hits: list[dict], ranked: Optional[int] = N
     """The one or two best lines of ``hits`` for ``question`` (``rank_lines``); empty when none scores
     enough."""
     order = rank_lines(question, hits, ranked, heads)
-    if not order or order[0].score < THRESHOLD:
+    if not order:
+        return []
+    learned = reranked(order)
+    if not answers(evidence(order, learned)):
         return []
     top = order[0].score
-    best = reranked(order)[0]
+    best = learned[0]
     for line in order:     # the whole sentence rather than a piece of it (a PDF line)
         if line.score < best.score - SECOND_GAP:
             break

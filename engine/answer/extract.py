@@ -5,7 +5,8 @@ the right chunk below the first five) and the other chunks of the first
 documents they come from, cut into lines (sentences, list items, table rows).
 Each line is scored by how much of the question's weighted terms it holds,
 there and around it (scoring; the question's terms and the kinds of answer it
-asks for: question_cues). When no line scores ``choice.THRESHOLD`` the answer
+asks for: question_cues). When the refusal is not confident enough of the best
+line (refusal: its score and how far the learned order puts it ahead) the answer
 is refused (``NO_EVIDENCE``); with no hits at all it is ``NO_MATCH`` — never an
 empty or invented answer. Citations quote the line exactly as the chunk has it
 and narrow the anchors to the blocks or table cells the quote comes from
@@ -80,7 +81,7 @@ def answer(tenant, question: str, limit: int = 5, principal: Optional[str] = Non
 def scored_lines(tenant, question: str, limit: int = 5, principal: Optional[str] = None,
                  document: Optional[str] = None) -> list[Line]:
     """Every candidate line for ``question`` from the whole folder (or ``document``), scored, best first, no
-    line refused: what ``THRESHOLD`` is chosen over (bench/fit_threshold.py)."""
+    line refused: what the refusal is fitted over (bench/fit_threshold.py)."""
     q = analyze(question)
     hits, heads, ranked = looked_at(tenant, q, limit, principal, document)
     return rank_lines(q, hits, ranked, heads)
