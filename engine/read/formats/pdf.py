@@ -20,11 +20,12 @@ import bisect
 import math
 import re
 import time
+import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Optional
 
-from engine.korean import PAGE_NUMBER, one_line
+from engine.korean import ENDS_SENTENCE, PAGE_NUMBER, one_line
 from engine.model import Cell
 from engine.read import mupdf, ocr
 from engine.read.failures import ReadFailure
@@ -61,6 +62,24 @@ FURNITURE_SHARE = 0.3  # … and this share of the pages with text …
 FURNITURE_SLACK = 6.0  # … at one height, within this many points
 NUMBER_BAND = 0.1      # a lone page number stands this close to the top or bottom of its page
 END_NUMBER = re.compile(r"^(\d{1,4}|[ivxIVX]{1,6})(?=\s)|(?<=\s)(\d{1,4}|[ivxIVX]{1,6})$")   # "326  학회지 …"
+LINE_PITCH = 2.0       # font sizes: a paragraph's next printed line stands at most this far below the last …
+PITCH_SLACK = 0.3      # … and, from its third line on, as far as the lines before it were, within this
+SIZE_SLACK = 0.06      # of the font size: two lines this close in size are set in one size
+LEFT_SLACK = 0.5       # font sizes: two lines starting this close start at one left edge
+INDENT = 4.0           # font sizes: a first line's indent, or a hanging indent after an item's mark, at most
+EDGE_SLACK = 1.5       # font sizes: a line ending this close to its column's right edge runs on …
+WORD_SLACK = 5.0       # … or, wrapped before a word, as close as that word is wide, at most this
+TAB_GAP = 2.0          # font sizes: a gap this wide inside a row makes it a table's row, not a sentence
+# What opens a list item or a heading: a bullet or any other sign (not a bracket or quote a sentence may open
+# with, nor a mark that closes one), a lone jamo ("ㅇ"), "1. " "2.1 " "(3)" "4)", "가. " "(나)" "다)", "Ⅱ.", "제3조(", "①",
+# and a field's label ("전화: ").
+ITEM_OPENING = re.compile(
+    r"\s*(?:[^\w\s(\"'“‘「『)\]},.;:!?%”’」』~…\ue000-\uf8ff]|[①-⑳㉠-㉻ⓐ-ⓩ➀-➓]|[ㄱ-ㅎ]|[\u1100-\u1112](?![\u1160-\u11a7])"
+    r"|[0-9]{1,2}(?:\.[0-9]{1,2})*[.)]\s|[0-9]{1,2}\.[0-9]{1,2}\s|\(?[0-9]{1,2}\)|[가-하]\.\s|\(?[가-하]\)"
+    r"|[ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩ]+\s*[.)]?\s|[IVX]{1,4}\.\s|제\s*[0-9]+\s*(?:조\s*\(|[장절]\s)|[^\s:：]{1,8}\s?[:：]\s)")
+LEADER = re.compile(r"[·.…‥ㆍ・]{3,}|(?:[·.ㆍ]\s){3,}")    # a contents line's dots
+CHECK_BOX = re.compile(r"[□☐☑☒■]$")         # a form's row ends in the box to tick
+NUMBERED = re.compile(r"\s*[0-9]{1,3}\s")     # the bare number of a numbered row ("11 「보조금 …」 … □")
 NOT_A_TITLE = re.compile(r"(\.(hwpx?|hwt|docx?|pdf|xlsx?|pptx?|txt|rtf)$)|^(untitled|제목 없음)$"
                          r"|^microsoft (word|excel|powerpoint) - ", re.IGNORECASE)
 
@@ -123,7 +142,7 @@ def read_page(page: pymupdf.Page, ruled: list[int]) -> list:
     blocks = page.get_text("dict", flags=FLAGS)["blocks"]
     rules = [b["bbox"] for b in blocks if b.get("type") == 3
              and min(b["bbox"][2] - b["bbox"][0], b["bbox"][3] - b["bbox"][1]) <= RULE_WIDTH]
-    items = _items(blocks, rules)
+    items = _items(blocks, rules, page.rect.width)
     if ruled[0] > 0 and _missed_grid(items, rules):
         ruled[0] -= 1
         items = _with_tables(items, _ruled_tables(page, items))
@@ -152,9 +171,10 @@ def page_ranges(numbers: list[int]) -> str:
 
 # ---- page content ----------------------------------------------------------
 
-def _items(blocks: list[dict], rules: list) -> list:
+def _items(blocks: list[dict], rules: list, width: float = 0.0) -> list:
+    """The Paragraphs and Grids of ``blocks``; ``width``: the page's, where known (``_lines_joined``)."""
     out: list = []
-    for block in _pieces_joined(blocks):
+    for block in _lines_joined(_pieces_joined(blocks), width):
         kind = block.get("type")
         if kind == 0:
             para = _paragraph(block)
@@ -163,15 +183,15 @@ def _items(blocks: list[dict], rules: list) -> list:
         elif kind == 2 and block.get("std") == "Table":
             grid = _grid(block, rules)
             if grid is None:
-                out += _items(block.get("blocks", []), rules)
+                out += _items(block.get("blocks", []), rules, width)
             elif _split_into_glyphs(grid):      # a column per character: read as the text it is
-                out += _items(_text_blocks(block), rules)
+                out += _items(_text_blocks(block), rules, width)
             elif grid.rows == 1 and grid.cols == 1:  # a framed box, not a table
                 out.append(Paragraph("\n".join(c.text for c in grid.cells if c.text), grid.bbox))
             else:
                 out.append(grid)
         elif kind == 2:
-            out += _items(block.get("blocks", []), rules)
+            out += _items(block.get("blocks", []), rules, width)
     return out
 
 
@@ -249,13 +269,146 @@ def _continues(line: dict, piece: dict, margin: Optional[float] = None) -> bool:
     return _same_row(line, piece) and -_size(piece) <= gap <= margin
 
 
+@dataclass
+class _Printed:
+    """A printed row of a text block: where its ink starts and ends (spaces set aside), its font size, text."""
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    size: float
+    text: str
+    table_row: bool     # a gap of ``TAB_GAP`` or three spaces inside it: a row of a table drawn without rules
+
+
+def _lines_joined(blocks: list[dict], width: float = 0.0) -> list[dict]:
+    """``blocks`` with each text block that goes on the paragraph of the text block before it (drawings
+    may lie between them) joined to it, its lines after that block's lines (``_paragraph`` sets a newline
+    between them, as between the rows of one block).
+
+    MuPDF starts a new block where lines stand further apart than it expects of one paragraph: 한글
+    exports at 160-175 % line spacing come out a block per printed line, so a sentence wrapped over lines
+    was cut mid-word between paragraphs ("…수온을 높" then "여 바다생물을 감소시키는 등…") and could never
+    be quoted whole. ``_runs_on`` tells a wrapped line from the start of the next item. ``width``: the
+    page's, where known (a page of few lines may show no column edge but its right margin)."""
+    texts = [(i, _printed_rows(block)) for i, block in enumerate(blocks) if block.get("type") == 0]
+    column = sorted((row for _, rows in texts for row in rows), key=lambda row: row.x0)
+    starts = [row.x0 for row in column]
+    margin = width - starts[0] if width and starts else None   # as far from the right as the text from the left
+    rows_of = dict(texts)
+    out: list[dict] = []
+    text_at, rows = None, []    # where in ``out`` the paragraph being built is, and its rows
+    for i, block in enumerate(blocks):
+        kind = block.get("type")
+        if kind == 0:
+            more = rows_of[i]
+            if text_at is not None and more and rows and _runs_on(rows, more[0], column, starts, margin):
+                last = out[text_at]
+                last["lines"] = last["lines"] + list(block.get("lines") or [])
+                last["bbox"] = [min(last["bbox"][0], block["bbox"][0]), min(last["bbox"][1], block["bbox"][1]),
+                                max(last["bbox"][2], block["bbox"][2]), max(last["bbox"][3], block["bbox"][3])]
+                rows = rows + more
+                continue
+            block = {**block, "lines": list(block.get("lines") or [])}
+            text_at, rows = len(out), more
+        elif kind != 3:
+            text_at, rows = None, []
+        out.append(block)
+    return out
+
+
+def _runs_on(rows: list[_Printed], row: _Printed, column: list[_Printed], starts: list[float],
+             margin: Optional[float] = None) -> bool:
+    """Whether ``row`` (the first of a block) is the next printed line of the paragraph whose rows are
+    ``rows``: one font size, just below its last line (as far below as the lines before were), starting at
+    its left edge (or, after the first line, left of an indented first line or right of an item's mark:
+    a hanging indent), the last line reaching the right edge of its column (``_full``) without ending a
+    sentence or in a check box, and ``row`` not opening an item or a heading (□ ○ - ㅇ 1. 가. …; a number after
+    a paragraph that opened with one), nor either of them a contents line or a table's row."""
+    last, size = rows[-1], rows[-1].size
+    if size <= 0 or abs(row.size - size) > SIZE_SLACK * size or last.table_row or row.table_row:
+        return False
+    pitch = row.y1 - last.y1
+    if row.y0 < last.y1 - 0.3 * size or pitch > LINE_PITCH * size:
+        return False
+    if len(rows) > 1 and abs(pitch - (last.y1 - rows[-2].y1)) > PITCH_SLACK * size:
+        return False
+    if ENDS_SENTENCE.search(last.text) or CHECK_BOX.search(last.text) or LEADER.search(last.text):
+        return False
+    if ITEM_OPENING.match(row.text) or NUMBERED.match(row.text) and NUMBERED.match(rows[0].text):
+        return False
+    shift = row.x0 - last.x0
+    if abs(shift) > LEFT_SLACK * size and not (
+            len(rows) == 1 and (-INDENT * size <= shift < 0 or 0 < shift <= INDENT * size
+                                and ITEM_OPENING.match(last.text))):
+        return False
+    return _full(last, row, column, starts, margin)
+
+
+def _full(last: _Printed, row: _Printed, column: list[_Printed], starts: list[float],
+          margin: Optional[float] = None) -> bool:
+    """Whether ``last`` reaches the right edge of its column: within ``EDGE_SLACK`` font sizes of it, or
+    of the first word of ``row`` (which did not fit on it). The column is the rows starting within
+    ``INDENT`` font sizes of ``last``; its edge is the furthest end two of them reach, else the page's
+    right ``margin`` (where the page's text is as far from the right as from the left)."""
+    size = last.size
+    lo = bisect.bisect_left(starts, last.x0 - INDENT * size)
+    hi = bisect.bisect_right(starts, last.x0 + INDENT * size)
+    ends = sorted((other.x1 for other in column[lo:hi] if other.x1 > last.x0), reverse=True)
+    # the furthest end another row reaches too: a lone wider line (a note under a table) is no edge
+    edge = next((end for end, other in zip(ends, ends[1:]) if other >= end - EDGE_SLACK * size), margin)
+    if edge is None:
+        return False
+    word = row.text.split()[0] if row.text.split() else ""
+    slack = max(EDGE_SLACK, min(WORD_SLACK, _ems(" " + word))) * size
+    return last.x1 >= edge - slack
+
+
+def _printed_rows(block: dict) -> list[_Printed]:
+    """The rows of a text block as ``_runs_on`` weighs them."""
+    out = []
+    for row in _rows(block.get("lines") or []):
+        inks = [ink for line in row for span in line["spans"] for ink in [_ink(span)] if ink]
+        if not inks:
+            continue
+        pieces = sorted(row, key=lambda line: line["bbox"][0])
+        size = max(_size(line) for line in row)
+        gaps = any(b["bbox"][0] - a["bbox"][2] > TAB_GAP * size for a, b in zip(pieces, pieces[1:]))
+        text = _row_text(row).strip()
+        out.append(_Printed(min(x0 for x0, _ in inks), max(x1 for _, x1 in inks),
+                            min(line["bbox"][1] for line in row), max(line["bbox"][3] for line in row),
+                            size, text, gaps or "   " in text))
+    return out
+
+
+def _ink(span: dict) -> Optional[tuple[float, float]]:
+    """Where a span's characters other than spaces start and end: its box less its leading and trailing
+    spaces, their width guessed from the characters' widths (a Hangul syllable a full em, a space a third)."""
+    text = _clean(span["text"])
+    core = text.strip()
+    if not core:
+        return None
+    x0, x1 = span["bbox"][0], span["bbox"][2]
+    total = _ems(text)
+    if total <= 0 or core == text:
+        return x0, x1
+    lead = _ems(text[:len(text) - len(text.lstrip())])
+    trail = _ems(text[len(text.rstrip()):])
+    return x0 + (x1 - x0) * lead / total, x1 - (x1 - x0) * trail / total
+
+
+def _ems(text: str) -> float:
+    """Roughly how wide ``text`` is, in font sizes."""
+    return sum(0.3 if ch.isspace() else 1.0 if unicodedata.east_asian_width(ch) in "WF" else 0.55 for ch in text)
+
+
 def _paragraph(block: dict) -> Optional[Paragraph]:
     """A text block as one paragraph: the lines of one row left to right, rows joined by a newline.
 
     Some writers draw a row's Hangul first and its Latin letters and digits after it ("소켓 구입 개 원"
     then "DMD (00 ×0000 )"), each piece a line of its own: a row's pieces are put in order by where they
     stand, with a space only where a gap shows one. A line ending in a hyphen runs on into the next
-    without the hyphen.
+    without the hyphen, unless the hyphen joins two capitalised parts of a name ("Science-" "Metrix").
     """
     text = ""
     size, most = 0.0, 0
@@ -265,8 +418,9 @@ def _paragraph(block: dict) -> Optional[Paragraph]:
                 if len(span["text"]) > most:
                     size, most = span["size"], len(span["text"])
         row_text = _row_text(row)
-        if text and text[-1] in HYPHENS and row_text[0].isalpha():
-            text = text[:-1] + row_text  # a word broken over two lines, as pdftotext joins it
+        if text and text[-1] in HYPHENS and row_text[0].isalpha() and not (
+                text[-1] == "-" and text[-2:-1].isalpha() and row_text[0].isupper()):
+            text = text[:-1] + row_text  # a word broken over two lines, as pdftotext joins it ("Nether-" "lands")
         else:
             text += ("\n" if text else "") + row_text
     if not text:
