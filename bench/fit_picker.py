@@ -17,8 +17,9 @@ engine/answer/ranker_weights.py.
 It prints the weights and how often the best line is right — by the hand-set score and by the learned
 one — on the tuning questions and, with ``--report``, on the reported sets (KorQuAD dev sample, the
 corpus's reported half, the rewordings, the office sets' reported halves), which are never fitted on;
-``oracle`` is how often any of the ``TOP`` lines is right. ``--rows`` saves every set's rows (a pickle);
-``--from-rows`` fits on such a file without reading the sets again (seconds instead of a quarter hour).
+``oracle`` is how often any of the ``TOP`` lines is right. ``--rows`` saves every set's rows (a pickle; each
+keeps its question and its lines' texts and files, for experiments); ``--from-rows`` fits on such a file
+without reading the sets again (seconds instead of a quarter hour).
 """
 from __future__ import annotations
 

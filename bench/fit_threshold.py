@@ -3,8 +3,8 @@
     .venv/bin/python bench/fit_threshold.py [--work /tmp/noda_threshold] [--questions 600] [--write]
 
 A question is answered when the refusal's confidence in its best line reaches LEVEL, else refused
-(NO_EVIDENCE). The confidence is a logistic over the line's ``refusal.evidence`` (its hand-set score, the
-share and the lead the learned order gives it), fitted to tell the questions the folder answers from those
+(NO_EVIDENCE). The confidence is a logistic over the line's ``refusal.evidence`` (its hand-set score and the
+share the learned order gives it), fitted to tell the questions the folder answers from those
 it does not, the two kinds weighing the same in total (otherwise the many answerable KorQuAD questions would
 decide alone). LEVEL is the one answering the most of both kinds on average (balanced accuracy); the level
 for ``--precision`` of answered questions answerable is printed beside it. ``--write`` ships both as
@@ -39,6 +39,7 @@ from engine.answer.ranker import reranked  # noqa: E402
 from engine.library.tenant import Tenant  # noqa: E402
 
 SEED = 13
+NOTHING = {"best": -10.0, "share": 0.0}   # the evidence of a question with no candidate line at all
 
 
 def korquad_questions(work: Path) -> tuple[Path, list[dict]]:
@@ -58,15 +59,15 @@ def korquad_questions(work: Path) -> tuple[Path, list[dict]]:
 
 def best_evidence(folder: Path, cache: Path, questions: list[str]) -> list[list[float]]:
     """The refusal's evidence (``refusal.EVIDENCE``) about each question's best line over ``folder``;
-    no line at all is evidence of nothing (refused whatever the weights)."""
+    no line at all is evidence of nothing (``NOTHING``: refused whatever the weights)."""
     tenant = Tenant(folder, cache_root=cache)
     tenant.refresh()
     try:
         out = []
         for n, question in enumerate(questions, 1):
             lines = scored_lines(tenant, question)
-            found = refusal.evidence(lines, reranked(lines)) if lines else None
-            out.append([found[name] for name in refusal.EVIDENCE] if found else [-10.0, 0.0])
+            found = refusal.evidence(reranked(lines)) if lines else NOTHING
+            out.append([found[name] for name in refusal.EVIDENCE])
             if n % 100 == 0:
                 print(f"[threshold] {folder.name}: {n}/{len(questions)}", file=sys.stderr)
         return out

@@ -33,7 +33,7 @@ def notice(tmp_path):
 def test_evidence_describes_the_first_line_of_the_learned_order(notice):
     lines = scored_lines(notice, "신청기간은 언제까지인가요?")
     learned = reranked(lines)
-    found = refusal.evidence(lines, learned)
+    found = refusal.evidence(learned)
     assert set(found) == set(refusal.EVIDENCE)
     assert found["best"] == lines[0].score
     assert 0.0 < found["share"] <= 1.0

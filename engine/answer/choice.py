@@ -36,13 +36,13 @@ BACK_REFERENCE = re.compile(r"(?:이|그|저|이러한|그러한|이런|그런|�
 
 def choose_lines(question: Question, hits: list[dict], ranked: Optional[int] = None,
                  heads: Optional[dict[str, str]] = None) -> list[Line]:
-    """The one or two best lines of ``hits`` for ``question`` (``rank_lines``); empty when none scores
-    enough."""
+    """The one or two best lines of ``hits`` for ``question`` (``rank_lines``); empty when the refusal
+    does not answer."""
     order = rank_lines(question, hits, ranked, heads)
     if not order:
         return []
     learned = reranked(order)
-    if not answers(evidence(order, learned)):
+    if not answers(evidence(learned)):
         return []
     top = order[0].score
     best = learned[0]

@@ -17,13 +17,12 @@ from engine.answer.refusal_weights import BIAS, LEVEL, WEIGHTS
 EVIDENCE = ("best", "share")
 
 
-def evidence(order: list[Line], learned: list[Line]) -> dict[str, float]:
-    """How sure the picker is: ``order`` are the lines best first by the hand-set score, ``learned`` the same
-    lines in learned order (ranker.reranked), each with its ``learned`` score."""
+def evidence(learned: list[Line]) -> dict[str, float]:
+    """How sure the picker is of the first of ``learned``: the candidate lines in learned order
+    (ranker.reranked), each with its hand-set ``score`` and its ``learned`` score."""
     scores = [line.learned for line in learned if line.learned != -math.inf]
-    top = scores[0]
-    total = sum(math.exp(s - top) for s in scores)
-    return {"best": order[0].score, "share": 1.0 / total}
+    total = sum(math.exp(s - scores[0]) for s in scores)
+    return {"best": max(line.score for line in learned), "share": 1.0 / total}
 
 
 def confidence(found: dict[str, float]) -> float:

@@ -335,7 +335,7 @@ def _runs_on(rows: list[_Printed], row: _Printed, column: list[_Printed], starts
         return False
     if ENDS_SENTENCE.search(last.text) or CHECK_BOX.search(last.text) or LEADER.search(last.text):
         return False
-    if ITEM_OPENING.match(row.text) or NUMBERED.match(row.text) and NUMBERED.match(rows[0].text):
+    if ITEM_OPENING.match(row.text) or (NUMBERED.match(row.text) and NUMBERED.match(rows[0].text)):
         return False
     shift = row.x0 - last.x0
     if abs(shift) > LEFT_SLACK * size and not (
