@@ -143,6 +143,13 @@ def test_question_terms_drop_particles_and_question_words():
     assert terms["디지털플랫폼"] == ["디지털", "플랫폼"]
 
 
+def test_a_name_kiwi_misreads_before_a_particle_is_still_a_term():
+    # Kiwi reads "헤이케의" as an interjection, an adverb and 의; a case particle follows only a noun
+    assert "헤이케" in {t.text for t in analyze("헤이케의 압력을 받은 날은?").terms}
+    assert "인제" in {t.text for t in analyze("인제에 유난히 많은 지명은?").terms}
+    assert "실제로" not in {t.text for t in analyze("실제로는 어떤 구조인가요?").terms}   # 는 follows adverbs too
+
+
 def test_lines_are_sentences_and_list_items_but_dates_stay_whole():
     text = "보도시점 | 2024. 6. 21.(금) 11:00\n순투자액은 늘었다. 회수금액은 줄었다. ※ 잠정치임 ○ 다음 발표는 9월"
     assert split_lines(text) == ["보도시점 | 2024. 6. 21.(금) 11:00", "순투자액은 늘었다.", "회수금액은 줄었다.",

@@ -40,8 +40,13 @@ NOT_TERMS = QUESTION_WORDS | QUESTION_NOUNS
 # inside too many other words, and the verbs that join nouns like particles ("~에 대한", "~를 위한",
 # "~에 따른") say nothing about the answer.
 VERB_TAGS = ("VV", "VA")
+# Case particles that follow only a noun, and the tags Kiwi gives a word it does not know when it reads
+# it as something else (an interjection, an adverb, a determiner): see ``_misread_nouns``.
+NOUN_PARTICLES = ("JKS", "JKG", "JKO", "JKB", "JC")
+MISREAD_TAGS = ("IC", "MAG", "MM")
 LINKING_VERBS = frozenset("대하 관하 위하 통하 따르 의하 인하".split())
-# Words of questions and the words documents use for them (a term found as either counts).
+# Words of questions and the words documents use for them (a term found as either counts). The
+# document word for a question verb ("열리나요" → 개최) is weighed like the verb's stem: it adds when found.
 PARAPHRASES: dict[str, tuple[str, ...]] = {
     "질문": ("질의", "문의"), "문의": ("질의",), "예산": ("사업비", "사업금액", "소요예산"),
     "돈": ("금액", "수입"), "열리": ("개최", "행사"), "내": ("제출",), "늘": ("증가", "증감"),
@@ -211,7 +216,7 @@ def analyze(question: str) -> Question:
         cues.remove("yesno")
     replaced = {name for cue in cues for name in _CUE_BY_NAME[cue].replaces}
     cues = [cue for cue in cues if cue not in replaced]
-    tokens = kiwi().tokenize(question)
+    tokens = _misread_nouns(question, kiwi().tokenize(question))
     unit = next((b.form for a, b in zip(tokens, tokens[1:]) if a.form == "몇"
                  and b.tag.startswith(("NN", "SW", "SL"))), None)
     terms = question_terms(question, tokens)
@@ -221,7 +226,7 @@ def analyze(question: str) -> Question:
             continue
         known.add(tok.form)
         if tok.form in PARAPHRASES:
-            terms.append(Term(PARAPHRASES[tok.form][0], alternatives=PARAPHRASES[tok.form][1:]))
+            terms.append(Term(PARAPHRASES[tok.form][0], alternatives=PARAPHRASES[tok.form][1:], verb=True))
         elif len(tok.form) >= 2 and tok.form not in LINKING_VERBS:
             terms.append(Term(tok.form, verb=True))
     terms += [Term(m.group().replace(" ", "")) for m in _ORDINAL.finditer(question)]
@@ -236,7 +241,7 @@ def analyze(question: str) -> Question:
 
 def question_terms(text: str, tokens=None) -> list[Term]:
     """The noun-like run of every word of ``text`` (particles and endings dropped), once each."""
-    tokens = tokens if tokens is not None else kiwi().tokenize(text)
+    tokens = tokens if tokens is not None else _misread_nouns(text, kiwi().tokenize(text))
     runs: list[list] = []
     current: list = []
     last_end = -1
@@ -274,6 +279,33 @@ def question_terms(text: str, tokens=None) -> list[Term]:
                  and t.form not in NOT_TERMS]
         out.append(Term(term, parts if parts != [term] else [], number, PARAPHRASES.get(term, ()),
                         term in GENERIC_WORDS))
+    return out
+
+
+@dataclass(frozen=True)
+class _Token:
+    """A token standing in for what Kiwi split wrongly (the fields question_terms reads of a Kiwi token)."""
+
+    form: str
+    tag: str
+    start: int
+    len: int
+
+
+def _misread_nouns(text: str, tokens: list) -> list:
+    """``tokens`` with a word Kiwi read as interjections, adverbs or determiners before a case particle
+    ("헤이케의" as 헤 + 이케 + 의, "인제에" as the adverb 인제 + 에) made one proper noun: those particles
+    follow only nouns."""
+    out: list = []
+    for tok in tokens:
+        word = []
+        while out and out[-1].tag in MISREAD_TAGS and out[-1].start + out[-1].len == (word or [tok])[0].start:
+            word.insert(0, out.pop())
+        if word and tok.tag in NOUN_PARTICLES and (word[0].start == 0 or text[word[0].start - 1].isspace()):
+            start = word[0].start
+            word = [_Token(text[start:tok.start], "NNP", start, tok.start - start)]
+        out.extend(word)
+        out.append(tok)
     return out
 
 
