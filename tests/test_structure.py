@@ -127,6 +127,23 @@ def test_letter_in_tables_signed_by_the_head():
     assert s.issuer == "강북구청장"
 
 
+def test_a_fire_station_letter_addressed_to_the_list_at_its_foot():
+    """The agency line is letter-spaced and ends in 소방서; 「수신 | 수신자 참조」 at the top names the list
+    in the 「수신자」 row at the foot, and the approval row's titles are not the sender."""
+    doc, _ = _doc(
+        ["강 서 소 방 서"],
+        [[["수신", "수신자 참조"], ["제목", "7월 구급차 정비 일정 알림"]],
+         [["소 방 행 정 과 장"], ["수신자", "재난관리과장, 현장대응단장, 화곡119안전센터장"],
+          ["소방장", "박태현", "장비회계팀장", "조성종", "소방행정과장", "06/26"],
+          ["시행", "소방행정과-6828", "(", "2026. 6. 26.", ")", "접수"]]])
+    extract_structure(doc)
+    s = doc.structure
+    assert s.issuer == "강서소방서"
+    assert s.recipient == "수신자 참조"
+    assert s.recipients == ["재난관리과장", "현장대응단장", "화곡119안전센터장"]
+    assert s.doc_number == "소방행정과-6828"
+
+
 def test_a_letters_footer_spread_over_bracket_cells_and_a_schedule_header_row():
     """The 시행 date stands in cells of its own after the number; a schedule's header row naming 부서
     gives no 담당 부서 (its value is below it, per row); 연락처 stops at the /전송 (fax) cell."""

@@ -57,7 +57,8 @@ _LABEL_RES = [(re.compile(r"^[\[【<(]?\s*" + r"\s*".join(label) + r"\s*[\]】>)
 _PHONE = re.compile(r"(?:\(0\d{1,2}\)|0\d{1,2})\s*[-.]?\s*\d{3,4}\s*[-.]\s*\d{4}")
 _DOC_NUMBER = re.compile(r"[가-힣A-Za-z0-9·ㆍ]*[가-힣A-Za-z][가-힣A-Za-z0-9·ㆍ]*-\d+")
 _DATE = re.compile(r"(\d{4})\s*[.\-/년]\s*(\d{1,2})\s*[.\-/월]\s*(\d{1,2})(?!\d)")
-_ORG = re.compile(r"[가-힣()·ㆍ ]{1,30}(부|처|청|원|위원회|시|도|군|구|공사|공단|재단|센터|본부|협회|학교)")
+_ORG = re.compile(r"[가-힣()·ㆍ ]{1,30}(부|처|청|원|위원회|시|도|군|구|공사|공단|재단|센터|본부|협회|학교"
+                  r"|소방서|세무서|경찰서|우체국|사무소|지사|지청|출장소)")
 _SIGNATURE = re.compile(r"(?P<name>[가-힣()·ㆍ ]{2,40}(장|지사|군수|교육감))"
                         r"\s*([(（]\s*(직인|관인|서명)?\s*생략\s*[)）]|[(（]\s*(인|직인|관인)\s*[)）])?")
 DOCUMENT_KINDS = ("공고문", "공고", "제안요청서", "과업지시서", "과업내용서", "계획서", "계획", "지침", "안내문",
@@ -102,11 +103,13 @@ def extract_structure(doc: Document) -> None:
     s.issued_date = s.issued_date or next(
         (d for d in map(normalise_date, values.get("date", [])) if d), None)
     s.recipient = next(iter(values.get("recipient", [])), None)
-    for value in values.get("recipients", [])[:1]:
+    # 「수신자 참조」 at the top names the addressees at the foot: 「수신자 | 재난관리과장, 현장대응단장, …」
+    for value in values.get("recipients", []):
         if value.replace(" ", "") == "참조":
             s.recipient = s.recipient or "수신자 참조"
-        else:
-            s.recipients = _split_names(value)
+            continue
+        s.recipients = _split_names(value)
+        break
     s.issuer = (next(iter(values.get("issuer", [])), None) or _letter_issuer(rows, fields)
                 or issuer_in_number)
     s.attachments = _attachments(rows)
@@ -318,13 +321,15 @@ def _items(text: str) -> list[str]:
 
 
 def _letter_issuer(rows: list[list[str]], fields) -> Optional[str]:
-    """A letter's sender: the agency line above 「수신」, else the signature after the addressees."""
+    """A letter's sender: the agency line above 「수신」 (letter-spaced or not: 「강 서 소 방 서」), else the
+    signature after the addressees."""
     to_rows = [r for kind, _v, r in fields if kind in ("recipient", "recipients")]
     if not to_rows:
         return None
     for row in reversed(rows[max(0, min(to_rows) - 4):min(to_rows)]):
-        if len(row) == 1 and _ORG.fullmatch(row[0]) and not re.search(r"\d", row[0]):
-            return row[0]
+        line = _unspace(row[0].strip()) if len(row) == 1 else ""
+        if _ORG.fullmatch(line) and not re.search(r"\d", line):
+            return line
     values = {v for _k, v, _r in fields}
     for row in rows[max(to_rows) + 1:]:
         for cell in row:
