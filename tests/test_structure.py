@@ -144,6 +144,28 @@ def test_a_fire_station_letter_addressed_to_the_list_at_its_foot():
     assert s.doc_number == "소방행정과-6828"
 
 
+def test_a_press_release_opening_with_its_release_table_takes_the_headline_box_under_it():
+    doc, _ = _doc([], [[["보도일시", "2018. 9. 4.(화) 조간"], ["담당부서", "거대공공연구정책과"]],
+                       [["국민이 정한 한국형발사체의 이름은 ｢누리｣"]]])
+    extract_structure(doc)
+    assert doc.structure.title == "국민이 정한 한국형발사체의 이름은 ｢누리｣"
+
+
+def test_a_press_explanation_s_headline_follows_its_mark():
+    doc, _ = _doc(["보 도 설 명 자 료", "보도시점 : 배포 즉시 보도 가능",
+                   "택시 차령을 최대 2년 추가연장할 수 있도록 하고 있습니다.", "□ 국토교통부는 시행령을 개정하였습니다."])
+    extract_structure(doc)
+    assert doc.structure.title == "택시 차령을 최대 2년 추가연장할 수 있도록 하고 있습니다."
+
+
+def test_a_guessed_title_skips_notes_and_closes_up_letter_spacing(tmp_path):
+    document = docx.Document()
+    for line in ("※ 작성 요령은 홈페이지의 매뉴얼을 참고하시기 바랍니다.", "통 합 재 정 통 계", "1. 개요"):
+        document.add_paragraph(line)
+    document.save(tmp_path / "t.docx")
+    assert parse_path(str(tmp_path / "t.docx"))[0].structure.title == "통합재정통계"
+
+
 def test_a_letters_footer_spread_over_bracket_cells_and_a_schedule_header_row():
     """The 시행 date stands in cells of its own after the number; a schedule's header row naming 부서
     gives no 담당 부서 (its value is below it, per row); 연락처 stops at the /전송 (fax) cell."""

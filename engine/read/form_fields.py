@@ -46,7 +46,8 @@ CONTACT_MAX = 80   # characters of a contact value
 HEADER_CELLS = 4   # a table row of at least this many cells over a row of values as long heads columns
 TITLE_MAX = 200
 ADDRESS_ROWS = 15  # a letter's 「수신」 and 「제목」 lines sit within its first rows
-PRESS_MARKS = ("보도자료", "보도참고자료", "보도해명자료", "설명자료")
+PRESS_MARKS = ("보도자료", "보도참고자료", "보도해명자료", "보도설명자료", "설명자료")
+RELEASE_LABELS = ("보도일시", "보도시점", "보도일자")   # a press release may open with its release table instead
 PRESS_LABELS = ("보도", "배포", "엠바고", "담당", "작성")  # 보도시점 · 보도일시 · 배포 … rows
 LOOK_AHEAD = 4     # blocks after 「보도자료」 searched for the headline
 COVER_BLOCKS = 12  # first blocks searched for a cover headline
@@ -348,11 +349,12 @@ def _unspace(name: str) -> str:
 
 # ---- titles ------------------------------------------------------------------------
 def _press_headline(doc: Document) -> Optional[str]:
-    """The headline under a 「보도자료」 mark at the top of a press release."""
+    """The headline under a 「보도자료」 mark at the top of a press release, or under the release table
+    (「보도일시 | 2018. 9. 4.」) it opens with."""
     blocks = [b for b in doc.blocks if one_line(b.text)][:8]
     for i, block in enumerate(blocks):
         mark = re.sub(r"\s+", "", block.text)
-        if not mark.startswith(PRESS_MARKS) or len(mark) > 15:
+        if not (mark.startswith(PRESS_MARKS) and len(mark) <= 15 or i == 0 and mark.startswith(RELEASE_LABELS)):
             continue
         for after in blocks[i + 1:i + 1 + LOOK_AHEAD]:
             line = next(one_line(x) for x in after.text.split("\n") if one_line(x))

@@ -175,6 +175,8 @@ def _finish(doc: Document, started: float) -> None:
             pass
     if doc.access.readable and not doc.structure.title:
         doc.structure.title = _guess_title(doc)
+    if doc.structure.title:
+        doc.structure.title = _LETTER_SPACED.sub(lambda m: m.group().replace(" ", ""), doc.structure.title)
     doc.metrics.parse_ms = int((time.perf_counter() - started) * 1000)
     chars: dict[str, int] = {}
     for b in doc.blocks:
@@ -189,6 +191,13 @@ _SIGNER = re.compile(r"[가-힣]+(특별시|광역시|특별자치시|특별자�
 _DATE = re.compile(r"\d{2,4}\s*[.\-/년]\s*\d{1,2}\s*[.\-/월]?(\s*\d{1,2}\s*[.일]?)?")
 
 
+# A title set letter by letter ("통 합 재 정 통 계", "제 안 요 청 서 [사업명 : …]") reads as one word.
+_LETTER_SPACED = re.compile(r"(?<![가-힣])[가-힣](?: [가-힣]){2,}(?![가-힣])")
+# Lines a document opens with that are not its title: a note ("※ 신청서 작성에 …", "* 표지의 …"), a body
+# paragraph's square bullet ("□ 과학기술정보통신부는 …"), a long sentence ("…선정되었다고 밝혔다.").
+_NOT_TITLE = re.compile(r"^\s*[※□■*]|^.{40,}다\.\s*$")
+
+
 def _guess_title(doc: Document) -> Optional[str]:
     if doc.source.format in ("xlsx", "xls", "csv"):  # sheet names and cells are not titles
         return None
@@ -201,6 +210,6 @@ def _guess_title(doc: Document) -> Optional[str]:
         text = one_line(b.text)
         box = b.type == "table" and "\n" not in b.text.strip() and " | " not in b.text
         if ((b.type == "paragraph" or box) and 2 <= len(text) <= 100 and sum(ch.isalpha() for ch in _DATE.sub("", text)) >= 2
-                and not _NOTICE_NUMBER.search(text) and not _SIGNER.match(text)):
+                and not _NOTICE_NUMBER.search(text) and not _SIGNER.match(text) and not _NOT_TITLE.search(text)):
             return text
     return None
