@@ -199,7 +199,7 @@ def test_press_release_gets_headline_and_no_letter_fields():
     assert (s.doc_number, s.issued_date, s.issuer, s.recipient, s.recipients) == (None, None, None, None, [])
 
 
-def test_public_notice_gets_headline_and_no_letter_fields():
+def test_public_notice_gets_headline_its_own_number_date_and_signer_and_no_addressee():
     doc, _ = _doc(["농림축산식품부 공고 제2023-12호", "2026년 해외농업자원개발 융자사업 시행공고",
                    "해외농업·산림자원 개발협력법에 따라 다음과 같이 공고합니다.",
                    "2023. 1. 10.", "농림축산식품부장관"])
@@ -207,7 +207,8 @@ def test_public_notice_gets_headline_and_no_letter_fields():
     extract_structure(doc)
     s = doc.structure
     assert s.title == "2026년 해외농업자원개발 융자사업 시행공고"
-    assert (s.doc_number, s.issued_date, s.issuer, s.recipient, s.recipients) == (None, None, None, None, [])
+    assert (s.doc_number, s.issued_date, s.issuer, s.recipient, s.recipients) == (
+        "공고 제2023-12호", "2023-01-10", "농림축산식품부장관", None, [])
 
 
 def test_cover_line_with_date_and_agency():

@@ -60,7 +60,9 @@ _DOC_NUMBER = re.compile(r"[가-힣A-Za-z0-9·ㆍ]*[가-힣A-Za-z][가-힣A-Za-z
 _DATE = re.compile(r"(\d{4})\s*[.\-/년]\s*(\d{1,2})\s*[.\-/월]\s*(\d{1,2})(?!\d)")
 _ORG = re.compile(r"[가-힣()·ㆍ ]{1,30}(부|처|청|원|위원회|시|도|군|구|공사|공단|재단|센터|본부|협회|학교"
                   r"|소방서|세무서|경찰서|우체국|사무소|지사|지청|출장소)")
-_SIGNATURE = re.compile(r"(?P<name>[가-힣()·ㆍ ]{2,40}(장|지사|군수|교육감))"
+_NOTICE_NUMBER = re.compile(r"(?:^|\s)(?P<number>(?:공고|고시|훈령|예규)\s*제\s*\d{2,4}\s*-\s*\d+\s*호)\s*$")
+_DATE_LINE = re.compile(r"\s*\d{4}\s*[.년]\s*\d{1,2}\s*[.월]\s*\d{1,2}\s*[.일]?\s*")
+_SIGNATURE = re.compile(r"(?P<name>[가-힣()·ㆍ ]{2,40}(장|장관|지사|군수|교육감))"
                         r"\s*([(（]\s*(직인|관인|서명)?\s*생략\s*[)）]|[(（]\s*(인|직인|관인)\s*[)）])?")
 DOCUMENT_KINDS = ("공고문", "공고", "제안요청서", "과업지시서", "과업내용서", "계획서", "계획", "지침", "안내문",
                   "안내", "알림", "보고서", "결과보고", "요령", "설명서", "공모", "모집")
@@ -113,6 +115,10 @@ def extract_structure(doc: Document) -> None:
         break
     s.issuer = (next(iter(values.get("issuer", [])), None) or _letter_issuer(rows, fields)
                 or issuer_in_number)
+    number, date, signer = _notice(rows)
+    s.doc_number = s.doc_number or number
+    s.issued_date = s.issued_date or date
+    s.issuer = s.issuer or signer
     s.attachments = _attachments(rows)
     s.revisions = document_revisions(doc)
     for name, value in _contacts(rows).items():
@@ -339,6 +345,18 @@ def _letter_issuer(rows: list[list[str]], fields) -> Optional[str]:
                     and not re.search(r"귀하|참조", cell) and len(found["name"].replace(" ", "")) >= 4):
                 return _unspace(found["name"].strip())
     return None
+
+
+def _notice(rows: list[list[str]]) -> tuple[Optional[str], Optional[str], Optional[str]]:
+    """(number, date, signer) of a public notice: 「서울특별시 강남구 공고 제2023-745호」 among its first lines,
+    and a line holding only a date with the signer on the next (「2023년 3월 24일」 / 「서울특별시 강남구청장」)."""
+    number = next((found["number"] for row in rows[:ADDRESS_ROWS] if len(row) == 1
+                   for found in [_NOTICE_NUMBER.search(row[0])] if found), None)
+    for row, after in zip(rows, rows[1:]):
+        if (len(row) == 1 and len(after) == 1 and _DATE_LINE.fullmatch(row[0])
+                and _SIGNATURE.fullmatch(_unspace(after[0].strip()))):
+            return number, normalise_date(row[0]), _SIGNATURE.fullmatch(_unspace(after[0].strip()))["name"]
+    return number, None, None
 
 
 def _unspace(name: str) -> str:
