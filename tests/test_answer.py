@@ -293,6 +293,26 @@ def test_a_question_for_the_notice_s_number_gets_the_line_holding_it(tmp_path):
         assert "제2024-108호" in result["lines"][0]["text"]
 
 
+def test_a_notice_s_own_date_answers_when_it_was_posted_though_the_question_words_it_otherwise(tmp_path):
+    document = docx.Document()
+    document.add_paragraph("서울특별시 강남구 공고 제2023-745호")
+    document.add_paragraph("「서울특별시 강남구 공무직 관리 규정」을 개정함에 있어 그 주요내용을 구민에게 알려 의견을 구하고자 "
+                           "다음과 같이 입법예고합니다.")
+    document.add_paragraph("2023년  3월  24일")
+    document.add_paragraph("서울특별시 강남구청장")
+    document.add_paragraph("1. 제정이유")
+    document.add_paragraph("국민권익위원회 제도개선 권고사항을 반영하여 관리 규정을 개정하고자 함.")
+    document.add_paragraph("이 개정안에 대하여 의견이 있는 단체 또는 개인은 2023년 4월 11일까지 의견서를 제출하여 주시기 바랍니다.")
+    with one_document(tmp_path, "입법예고.docx", document) as tenant:
+        structure = tenant.structure("입법예고.docx")
+        assert (structure["doc_number"], structure["issued_date"], structure["issuer"]) == (
+            "공고 제2023-745호", "2023-03-24", "서울특별시 강남구청장")
+        # "게시됐나요": the document never says 게시; the date the notice states about itself answers
+        result = answer(tenant, "이 공고는 며칠 자로 게시됐나요?", document="입법예고.docx")
+        assert result["answered"] is True
+        assert "2023년 3월 24일" in [line["text"] for line in result["lines"]]
+
+
 def test_a_table_s_header_row_loses_to_the_row_holding_the_values(tmp_path):
     document = docx.Document()
     document.add_paragraph("국민임대주택 입주자 모집 안내")

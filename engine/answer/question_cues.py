@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.korean import ITEM_MARK, LETTER, QUESTION_NOUNS, QUESTION_WORDS, flat
+from engine.read.form_fields import written_dates
 from engine.search.analyzer import kiwi
 
 # Kiwi tags of the morphemes a term is made of (nouns, numbers, foreign words, roots, and what Kiwi
@@ -44,6 +45,8 @@ VERB_TAGS = ("VV", "VA")
 # it as something else (an interjection, an adverb, a determiner): see ``_misread_nouns``.
 NOUN_PARTICLES = ("JKS", "JKG", "JKO", "JKB", "JC")
 MISREAD_TAGS = ("IC", "MAG", "MM")
+# A noun the question makes its verb ("게시됐나요": 게시 + 되, "신청하려면") is weighed like a verb's stem.
+PREDICATE_SUFFIXES = ("XSV", "XSA")
 LINKING_VERBS = frozenset("대하 관하 위하 통하 따르 의하 인하".split())
 # Words of questions and the words documents use for them (a term found as either counts). The
 # document word for a question verb ("열리나요" → 개최) is weighed like the verb's stem: it adds when found.
@@ -263,7 +266,12 @@ def question_terms(text: str, tokens=None) -> list[Term]:
         runs.append(current)
     out: list[Term] = []
     seen = set()
+    following: dict[int, object] = {}
+    for tok in tokens:
+        following.setdefault(tok.start, tok)   # the first token at a place: 되 of 됐 (되 + 었)
     for run in runs:
+        after = following.get(run[-1].start + run[-1].len)
+        predicate = after is not None and after.tag in PREDICATE_SUFFIXES and not any(t.tag == "SN" for t in run)
         while run and run[-1].tag in JOIN_TAGS:
             run = run[:-1]
         if not run:
@@ -278,7 +286,10 @@ def question_terms(text: str, tokens=None) -> list[Term]:
                  if t.tag not in JOIN_TAGS and (len(t.form) >= 2 or t.tag == "SN")
                  and t.form not in NOT_TERMS]
         out.append(Term(term, parts if parts != [term] else [], number, PARAPHRASES.get(term, ()),
-                        term in GENERIC_WORDS))
+                        term in GENERIC_WORDS, verb=predicate))
+    if all(term.verb for term in out):     # "언제까지 신청해야 하나요?": the predicate is all there is to look for
+        for term in out:
+            term.verb = False
     return out
 
 
@@ -350,9 +361,10 @@ def field_weight(question: Question, line: str, form: tuple[tuple[tuple[str, ...
     words or the kind of answer asked, and its value holds an answer of that kind. A form row of
     several fields ("보도시점 | 2024. 6. 21. | 배포 | 6. 20.") is worth what its best field is. ``form``
     holds (labels, value) of the fields its document was read to state (``documents.Documents.form``):
-    a line holding such a value is that field too."""
+    a line holding such a value (a date as written there: 「2023년 3월 24일」 for 2023-03-24) is that field too."""
     cells = _without_bars(line) if form else ""
-    stated = [(label, value) for labels, value in form if _without_bars(value) in cells for label in labels]
+    stated = [(label, value) for labels, value in form if _without_bars(value) in cells or written_dates(line, value)
+              for label in labels]
     return max(_one_field_weight(question, label, value) for label, value in _fields(line) + stated)
 
 
