@@ -284,6 +284,7 @@ def test_hancom_private_use_characters_read_as_what_they_stand_for():
     assert decode_para_text(_u("\U000f02b1 소통 \U000f02c4 끝") + end) == "① 소통 ⑳ 끝"
     assert decode_para_text(_u("표\n\U000f02b2 둘") + end) == "표\n② 둘"    # the slow path too
     assert decode_para_text(_u("\uf0a7 고유 업무 \uf0e8 접수 \uf0fe 동의") + end) == "▪ 고유 업무 ➔ 접수 ☑ 동의"
+    assert decode_para_text(_u("\U000f0854※\U000f0855 표시란 \U000f02ef 항목") + end) == "《※》 표시란 · 항목"
     assert decode_para_text(_u("가\uf0b7\U000f081c") + end) == "가\uf0b7\U000f081c"
 
 

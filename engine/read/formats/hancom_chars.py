@@ -12,6 +12,9 @@
   U+F0A7, a ticked box "☑" U+F0FE, an arrow "➔" U+F0E8 between the steps of a procedure): written as
   the Unicode characters for those glyphs (``WINGDINGS``: the bullets, boxes, checks, arrows and
   pointing hands office documents use; 한글's own PDF export draws the same glyphs for them).
+- 한글's own symbols in the supplementary private use area (``HANCOM_SYMBOLS``): the double angle brackets
+  U+F0854/U+F0855 around a ※ or a title (《 》), arrows, bullets, box-drawing lines, as other HWP readers
+  print them (hwp.js-family viewers agree on these code points).
 Any other private-use character is kept as it is: what it stands for is not known here.
 """
 from __future__ import annotations
@@ -31,7 +34,11 @@ WINGDINGS = {
     0xFB: "✗", 0xFC: "✓", 0xFD: "☒", 0xFE: "☑",
 }
 SYMBOL_FONT = 0xF000                         # 한글 stores a Wingdings glyph at U+F000 + its code
-_WINGDINGS = str.maketrans({SYMBOL_FONT + code: char for code, char in WINGDINGS.items()})
+HANCOM_SYMBOLS = {
+    0xF0854: "《", 0xF0855: "》", 0xF003B: "↓", 0xF03A0: "↵", 0xF02FC: "►", 0xF02EF: "·",
+    0xF031C: "■", 0xF03C5: "□", 0xF080F: "━", 0xF081A: "─", 0xF0811: "┌", 0xF0817: "└",
+}
+_WINGDINGS = str.maketrans({**{SYMBOL_FONT + code: char for code, char in WINGDINGS.items()}, **HANCOM_SYMBOLS})
 _PRIVATE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010fffd]")
 _SQUARED = re.compile(f"[{chr(SQUARED_NUMBERS.start)}-{chr(SQUARED_NUMBERS.stop - 1)}]")
 
