@@ -166,6 +166,16 @@ def test_a_guessed_title_skips_notes_and_closes_up_letter_spacing(tmp_path):
     assert parse_path(str(tmp_path / "t.docx"))[0].structure.title == "통합재정통계"
 
 
+def test_a_document_drawn_whole_as_a_table_is_titled_by_its_merged_first_row(tmp_path):
+    document = docx.Document()
+    table = document.add_table(rows=3, cols=2)
+    table.cell(0, 0).merge(table.cell(0, 1)).text = "정책연구과제 선정 결과보고서"
+    for r, (label, value) in enumerate([("과제명", "새만금 신교통특구 추진방안연구"), ("신청부서", "산업단지조성과")], 1):
+        table.cell(r, 0).text, table.cell(r, 1).text = label, value
+    document.save(tmp_path / "t.docx")
+    assert parse_path(str(tmp_path / "t.docx"))[0].structure.title == "정책연구과제 선정 결과보고서"
+
+
 def test_a_letters_footer_spread_over_bracket_cells_and_a_schedule_header_row():
     """The 시행 date stands in cells of its own after the number; a schedule's header row naming 부서
     gives no 담당 부서 (its value is below it, per row); 연락처 stops at the /전송 (fax) cell."""

@@ -17,6 +17,7 @@ from engine.korean import one_line
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import Document, Source, Warning
 from engine.read.detect import Detected, claims_known_format, detect, extension_mismatch, text_format
+from engine.read.form_fields import PRESS_MARKS
 from engine.read.failures import ContentLimit, ReadFailure, mark_unreadable, unreadable
 from engine.read.formats import archive
 from engine.read.formats.base import DocumentBuilder
@@ -195,7 +196,7 @@ _DATE = re.compile(r"\d{2,4}\s*[.\-/년]\s*\d{1,2}\s*[.\-/월]?(\s*\d{1,2}\s*[.�
 _LETTER_SPACED = re.compile(r"(?<![가-힣])[가-힣](?: [가-힣]){2,}(?![가-힣])")
 # Lines a document opens with that are not its title: a note ("※ 신청서 작성에 …", "* 표지의 …"), a body
 # paragraph's square bullet ("□ 과학기술정보통신부는 …"), a long sentence ("…선정되었다고 밝혔다.").
-_NOT_TITLE = re.compile(r"^\s*[※□■*]|^.{40,}다\.\s*$")
+_NOT_TITLE = re.compile(r"^\s*[※□*]|^.{40,}다\.\s*$")
 
 
 def _guess_title(doc: Document) -> Optional[str]:
@@ -206,10 +207,13 @@ def _guess_title(doc: Document) -> Optional[str]:
             return b.text.strip()[:200]
     for b in doc.blocks:
         # the first short line with letters (not a date line, not a notice's number "공고 제2023-745호",
-        # not the signer "서울특별시 강남구청장"), or a title box: a table of one cell
-        text = one_line(b.text)
-        box = b.type == "table" and "\n" not in b.text.strip() and " | " not in b.text
+        # not the signer "서울특별시 강남구청장"), or a title box: a table of one cell, or the first row of a
+        # table that is one merged cell (a form or an annex drawn whole as a table: "정책연구과제 선정 결과보고서")
+        first = b.text.strip().split("\n")[0]
+        text = one_line(first if b.type == "table" else b.text)
+        box = b.type == "table" and " | " not in first
         if ((b.type == "paragraph" or box) and 2 <= len(text) <= 100 and sum(ch.isalpha() for ch in _DATE.sub("", text)) >= 2
-                and not _NOTICE_NUMBER.search(text) and not _SIGNER.match(text) and not _NOT_TITLE.search(text)):
+                and not _NOTICE_NUMBER.search(text) and not _SIGNER.match(text) and not _NOT_TITLE.search(text)
+                and not re.sub(r"\s", "", text).startswith(PRESS_MARKS)):   # 「보도자료」 marks what it is
             return text
     return None
