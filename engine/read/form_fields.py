@@ -353,9 +353,10 @@ def _notice(rows: list[list[str]]) -> tuple[Optional[str], Optional[str], Option
     number = next((found["number"] for row in rows[:ADDRESS_ROWS] if len(row) == 1
                    for found in [_NOTICE_NUMBER.search(row[0])] if found), None)
     for row, after in zip(rows, rows[1:]):
-        if (len(row) == 1 and len(after) == 1 and _DATE_LINE.fullmatch(row[0])
-                and _SIGNATURE.fullmatch(_unspace(after[0].strip()))):
-            return number, normalise_date(row[0]), _SIGNATURE.fullmatch(_unspace(after[0].strip()))["name"]
+        if len(row) == 1 and len(after) == 1 and _DATE_LINE.fullmatch(row[0]):
+            signer = _SIGNATURE.fullmatch(_unspace(after[0].strip()))
+            if signer:
+                return number, normalise_date(row[0]), signer["name"]
     return number, None, None
 
 
