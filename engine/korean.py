@@ -42,6 +42,15 @@ def _clean(text: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
+_LETTER_SPACED = re.compile(r"(?<![가-힣])[가-힣](?:\s+[가-힣]){2,}(?![가-힣])")
+
+
+def closed_up(text: str) -> str:
+    """``text`` with each run of three or more Hangul syllables set letter by letter closed up
+    ("통 합 재 정 통 계" → "통합재정통계", "강 서 소 방 서" → "강서소방서"); words of two or more stay apart."""
+    return _LETTER_SPACED.sub(lambda m: "".join(m.group().split()), text)
+
+
 def one_line(text: str) -> str:
     """Whitespace runs as single spaces, edges trimmed (how a field or a quote is compared)."""
     return " ".join((text or "").split())

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.korean import ITEM_MARK, LETTER, QUESTION_NOUNS, QUESTION_WORDS, flat
-from engine.read.form_fields import written_dates
+from engine.read.form_fields import days_written
 from engine.search.analyzer import kiwi
 
 # Kiwi tags of the morphemes a term is made of (nouns, numbers, foreign words, roots, and what Kiwi
@@ -362,8 +362,8 @@ def field_weight(question: Question, line: str, form: tuple[tuple[tuple[str, ...
     several fields ("보도시점 | 2024. 6. 21. | 배포 | 6. 20.") is worth what its best field is. ``form``
     holds (labels, value) of the fields its document was read to state (``documents.Documents.form``):
     a line holding such a value (a date as written there: 「2023년 3월 24일」 for 2023-03-24) is that field too."""
-    cells = _without_bars(line) if form else ""
-    stated = [(label, value) for labels, value in form if _without_bars(value) in cells or written_dates(line, value)
+    cells, days = (_without_bars(line), days_written(line)) if form else ("", set())
+    stated = [(label, value) for labels, value in form if _without_bars(value) in cells or value in days
               for label in labels]
     return max(_one_field_weight(question, label, value) for label, value in _fields(line) + stated)
 

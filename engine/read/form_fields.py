@@ -23,7 +23,7 @@ import itertools
 import re
 from typing import Optional
 
-from engine.korean import LETTER, LISTED_LINE, one_line
+from engine.korean import LETTER, LISTED_LINE, closed_up, one_line
 from engine.model import Document
 from engine.read.revisions import document_revisions
 
@@ -125,9 +125,9 @@ def extract_structure(doc: Document) -> None:
         setattr(s, name, value)
 
 
-def written_dates(text: str, iso: str) -> list[str]:
-    """The dates of ``text`` as written there that are the day ``iso`` (YYYY-MM-DD)."""
-    return [found.group(0) for found in _DATE.finditer(text or "") if normalise_date(found.group(0)) == iso]
+def days_written(text: str) -> set[str]:
+    """The days (YYYY-MM-DD) of the dates written in ``text`` ("2023년 3월 24일" → 2023-03-24)."""
+    return {day for found in _DATE.finditer(text or "") for day in [normalise_date(found.group(0))] if day}
 
 
 def normalise_date(text: str) -> Optional[str]:
@@ -334,7 +334,7 @@ def _letter_issuer(rows: list[list[str]], fields) -> Optional[str]:
     if not to_rows:
         return None
     for row in reversed(rows[max(0, min(to_rows) - 4):min(to_rows)]):
-        line = _unspace(row[0].strip()) if len(row) == 1 else ""
+        line = closed_up(row[0].strip()) if len(row) == 1 else ""
         if _ORG.fullmatch(line) and not re.search(r"\d", line):
             return line
     values = {v for _k, v, _r in fields}
@@ -343,7 +343,7 @@ def _letter_issuer(rows: list[list[str]], fields) -> Optional[str]:
             found = _SIGNATURE.fullmatch(cell)
             if (found and cell not in values and _label(cell) is None
                     and not re.search(r"귀하|참조", cell) and len(found["name"].replace(" ", "")) >= 4):
-                return _unspace(found["name"].strip())
+                return closed_up(found["name"].strip())
     return None
 
 
@@ -354,16 +354,10 @@ def _notice(rows: list[list[str]]) -> tuple[Optional[str], Optional[str], Option
                    for found in [_NOTICE_NUMBER.search(row[0])] if found), None)
     for row, after in zip(rows, rows[1:]):
         if len(row) == 1 and len(after) == 1 and _DATE_LINE.fullmatch(row[0]):
-            signer = _SIGNATURE.fullmatch(_unspace(after[0].strip()))
+            signer = _SIGNATURE.fullmatch(closed_up(after[0].strip()))
             if signer:
                 return number, normalise_date(row[0]), signer["name"]
     return number, None, None
-
-
-def _unspace(name: str) -> str:
-    """「농 림 축 산 식 품 부 장 관」 (letter-spaced) as 「농림축산식품부장관」."""
-    parts = name.split()
-    return "".join(parts) if len(parts) > 2 and all(len(p) == 1 for p in parts) else name
 
 
 # ---- titles ------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import time
 from typing import Iterator, Optional, Sequence
 
 from engine import wording
-from engine.korean import one_line
+from engine.korean import closed_up, one_line
 from engine.limits import DEFAULT_LIMITS, Limits
 from engine.model import Document, Source, Warning
 from engine.read.detect import Detected, claims_known_format, detect, extension_mismatch, text_format
@@ -177,7 +177,7 @@ def _finish(doc: Document, started: float) -> None:
     if doc.access.readable and not doc.structure.title:
         doc.structure.title = _guess_title(doc)
     if doc.structure.title:
-        doc.structure.title = _LETTER_SPACED.sub(lambda m: m.group().replace(" ", ""), doc.structure.title)
+        doc.structure.title = closed_up(doc.structure.title)   # "통 합 재 정 통 계" reads as one word
     doc.metrics.parse_ms = int((time.perf_counter() - started) * 1000)
     chars: dict[str, int] = {}
     for b in doc.blocks:
@@ -192,8 +192,6 @@ _SIGNER = re.compile(r"[가-힣]+(특별시|광역시|특별자치시|특별자�
 _DATE = re.compile(r"\d{2,4}\s*[.\-/년]\s*\d{1,2}\s*[.\-/월]?(\s*\d{1,2}\s*[.일]?)?")
 
 
-# A title set letter by letter ("통 합 재 정 통 계", "제 안 요 청 서 [사업명 : …]") reads as one word.
-_LETTER_SPACED = re.compile(r"(?<![가-힣])[가-힣](?: [가-힣]){2,}(?![가-힣])")
 # Lines a document opens with that are not its title: a note ("※ 신청서 작성에 …", "* 표지의 …"), a body
 # paragraph's square bullet ("□ 과학기술정보통신부는 …"), a long sentence ("…선정되었다고 밝혔다.").
 _NOT_TITLE = re.compile(r"^\s*[※□*]|^.{40,}다\.\s*$")

@@ -38,7 +38,7 @@ HANCOM_SYMBOLS = {
     0xF0854: "《", 0xF0855: "》", 0xF003B: "↓", 0xF03A0: "↵", 0xF02FC: "►", 0xF02EF: "·",
     0xF031C: "■", 0xF03C5: "□", 0xF080F: "━", 0xF081A: "─", 0xF0811: "┌", 0xF0817: "└",
 }
-_WINGDINGS = str.maketrans({**{SYMBOL_FONT + code: char for code, char in WINGDINGS.items()}, **HANCOM_SYMBOLS})
+_SYMBOLS = str.maketrans({**{SYMBOL_FONT + code: char for code, char in WINGDINGS.items()}, **HANCOM_SYMBOLS})
 _PRIVATE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010fffd]")
 _SQUARED = re.compile(f"[{chr(SQUARED_NUMBERS.start)}-{chr(SQUARED_NUMBERS.stop - 1)}]")
 
@@ -48,4 +48,4 @@ def readable(text: str) -> str:
     if _PRIVATE.search(text) is None:
         return text
     text = _SQUARED.sub(lambda m: chr(CIRCLED_ONE + ord(m.group()) - SQUARED_NUMBERS.start), text)
-    return translate(text.translate(_WINGDINGS))
+    return translate(text.translate(_SYMBOLS))
