@@ -176,6 +176,15 @@ def test_a_document_drawn_whole_as_a_table_is_titled_by_its_merged_first_row(tmp
     assert parse_path(str(tmp_path / "t.docx"))[0].structure.title == "정책연구과제 선정 결과보고서"
 
 
+def test_a_form_opening_with_a_label_and_an_empty_value_has_no_guessed_title(tmp_path):
+    # the 간이기안문 template: the first table's first row is a field to fill in, not a title
+    document = docx.Document()
+    table = document.add_table(rows=2, cols=2)
+    table.cell(0, 0).text, table.cell(1, 0).text = "생산등록번호", "등록일"
+    document.save(tmp_path / "간이기안문_서식.docx")
+    assert parse_path(str(tmp_path / "간이기안문_서식.docx"))[0].structure.title is None
+
+
 def test_a_letters_footer_spread_over_bracket_cells_and_a_schedule_header_row():
     """The 시행 date stands in cells of its own after the number; a schedule's header row naming 부서
     gives no 담당 부서 (its value is below it, per row); 연락처 stops at the /전송 (fax) cell."""

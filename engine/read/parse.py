@@ -15,7 +15,7 @@ from typing import Iterator, Optional, Sequence
 from engine import wording
 from engine.korean import closed_up, one_line
 from engine.limits import DEFAULT_LIMITS, Limits
-from engine.model import Document, Source, Warning
+from engine.model import Document, Source, Table, Warning
 from engine.read.detect import Detected, claims_known_format, detect, extension_mismatch, text_format
 from engine.read.form_fields import PRESS_MARKS
 from engine.read.failures import ContentLimit, ReadFailure, mark_unreadable, unreadable
@@ -203,15 +203,25 @@ def _guess_title(doc: Document) -> Optional[str]:
     for b in doc.blocks:
         if b.type in ("title", "heading") and b.text.strip():
             return b.text.strip()[:200]
+    tables = {t.block: t for t in doc.tables}
     for b in doc.blocks:
         # the first short line with letters (not a date line, not a notice's number "공고 제2023-745호",
         # not the signer "서울특별시 강남구청장"), or a title box: a table of one cell, or the first row of a
         # table that is one merged cell (a form or an annex drawn whole as a table: "정책연구과제 선정 결과보고서")
         first = b.text.strip().split("\n")[0]
         text = one_line(first if b.type == "table" else b.text)
-        box = b.type == "table" and " | " not in first
+        box = b.type == "table" and _title_box(tables.get(b.id))
         if ((b.type == "paragraph" or box) and 2 <= len(text) <= 100 and sum(ch.isalpha() for ch in _DATE.sub("", text)) >= 2
                 and not _NOTICE_NUMBER.search(text) and not _SIGNER.match(text) and not _NOT_TITLE.search(text)
                 and not re.sub(r"\s", "", text).startswith(PRESS_MARKS)):   # 「보도자료」 marks what it is
             return text
     return None
+
+
+def _title_box(table: Optional[Table]) -> bool:
+    """Whether ``table`` opens with a row that is one cell across the whole table (a one-cell title box, a
+    form's merged title row), not a field label beside its value ("생산등록번호 | (빈 칸)")."""
+    if table is None or not table.cells:
+        return False
+    first = [c for c in table.cells if c.row == 0]
+    return len(first) == 1 and first[0].col_span >= table.cols
