@@ -39,6 +39,10 @@ class Access:
     distribution: bool = False
 
 
+# Extractors whose text breaks lines where the page did, and a paragraph where a page or column ends (PDF, OCR).
+PAGE_WRAPPED_EXTRACTORS = ("pymupdf", "ocr")
+
+
 @dataclass
 class Block:
     """One piece of text in reading order (paragraph, heading, table, note …)."""

@@ -364,3 +364,39 @@ def test_a_one_row_table_of_values_is_no_heading():
     chunks = chunk_document(doc)
     assert [c.kind for c in chunks] == ["table", "table", "paragraph"]
     assert chunks[-1].outline == []
+
+
+def _two_pages(b: DocumentBuilder, second: str, extractor: str = "pymupdf") -> None:
+    """A page that fills a chunk and ends mid-sentence, and the next page opening with ``second``."""
+    filler = "오픈액세스 학술지의 수는 해마다 늘고 있다. " * 10
+    b.add_block("paragraph", filler + "학술 소셜 네트워크에서 공유되는 오픈액세스 논", page=1, extractor=extractor)
+    b.add_block("paragraph", second + " 이렇게 무료로 접근할 수 있는 논문의 비중도 커졌다.", page=2,
+                extractor=extractor)
+
+
+def test_a_sentence_a_pdf_page_break_cut_ends_in_the_chunk_it_began_in():
+    doc, b = new_doc("논문.pdf", "pdf")
+    _two_pages(b, "문도 눈에 띄게 증가하고 있다.")
+    chunks = chunk_document(doc, budget=300)
+    first = chunks[0].text
+    assert "오픈액세스논문도눈에띄게증가하고있다." in re.sub(r"\s", "", first)
+    assert {a["page"] for a in chunks[0].anchors} == {1, 2}           # the quote is cited on both pages
+    assert chunks[1].text.startswith("이렇게 무료로")                 # nothing is said twice
+    assert "문도" not in chunks[1].text
+
+
+def test_a_syllable_and_full_stop_after_a_cut_line_end_the_sentence_unless_they_follow_a_lettered_list():
+    doc, b = new_doc("논문.pdf", "pdf")
+    _two_pages(b, "다. 또한 주목해야 할 내용이 있다.")
+    assert chunk_document(doc, budget=300)[0].text.endswith("다.")
+    doc, b = new_doc("계획.pdf", "pdf")
+    b.add_block("paragraph", "가. 첫째 과제 추진", page=1)
+    _two_pages(b, "나. 둘째 과제로 저장소 구축을 추진한다.")
+    assert [c.text[:2] for c in chunk_document(doc, budget=300)][1:] == ["나."]
+
+
+def test_paragraphs_of_a_word_processor_are_never_joined_across_chunks():
+    doc, b = new_doc()
+    _two_pages(b, "문도 눈에 띄게 증가하고 있다.", extractor="hwp-native")
+    chunks = chunk_document(doc, budget=300)
+    assert chunks[1].text.startswith("문도 눈에 띄게")

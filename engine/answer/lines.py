@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from engine.korean import ENDS_SENTENCE, LINE_BREAK, LIST_MARKER, NOTE, STARRED, flat, one_line
+from engine.model import PAGE_WRAPPED_EXTRACTORS
 
 CELL = " | "                # how a table chunk joins the cells of a row
 
 NEAR_LINES = 2              # the lines just before a line that count as its lead-in
 LONG_LINE = 250             # characters: a longer line is long (scoring), and a wrapped line stops growing
-WRAPPED_EXTRACTORS = ("pymupdf", "ocr")   # their text breaks lines where the page did …
-WRAP_SHARE = 0.7            # … and a line this long against the chunk's longest was wrapped
+WRAP_SHARE = 0.7            # in page-wrapped text a line this long against the chunk's longest was wrapped
 BRACKETS = ("()", "<>", "《》", "〈〉", "「」", "『』", "“”", "[]")   # a sentence does not end inside one
 # A table of contents: headings each followed by its page ("1. 신청 방법 및 접수 기간 3 2. 제출 서류 4 …"), or a
 # heading led by dots to its page ("사업 개요 ········ 3"). It names every topic and answers none.
@@ -114,7 +114,7 @@ def candidate_lines(hit: dict, rank: int) -> list[Line]:
     context = shared + flat(" ".join(hit.get("outline") or []))
     chunk = flat(hit["text"])
     # a table's rows are its lines, whatever their width (a PDF's rows are as wide as each other)
-    wrapped = not table and any(x in WRAPPED_EXTRACTORS for x in hit.get("extractors") or [])
+    wrapped = not table and any(x in PAGE_WRAPPED_EXTRACTORS for x in hit.get("extractors") or [])
     texts = split_lines(hit["text"], wrapped)
     # a note holds the word it explains ("* 정보주체인 …" under "마이데이터*"), as far as matching goes
     flats = [flat(_explained(texts, i, hit.get("outline") or []) + text) for i, text in enumerate(texts)]

@@ -14,13 +14,14 @@ are copied from the Document, never made up.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
 from openpyxl.utils.cell import get_column_letter, range_boundaries
 
-from engine.korean import CHUNK_BREAK, NOTE, PAGE_NUMBER, STARRED, clean_text
-from engine.model import Block, Cell, Document, Table
+from engine.korean import CHUNK_BREAK, ENDS_SENTENCE, LIST_MARKER, NOTE, PAGE_NUMBER, STARRED, clean_text
+from engine.model import PAGE_WRAPPED_EXTRACTORS, Block, Cell, Document, Table
 from engine.read.outline import heading_box, heading_level
 from engine.search.table_header import band_cells, column_names, header_band
 
@@ -33,6 +34,14 @@ SIDE_KINDS = ("header", "footer", "footnote", "endnote", "comment", "memo")
 REPEATED_KINDS = ("header", "footer")
 # A first row longer than this share of the budget is not repeated as a header.
 HEADER_SHARE = 3
+# A page-wrapped paragraph that opens by finishing the sentence the chunk broke off ("…오픈액세스 논" on one
+# page, "문도 눈에 띄게 증가하고 있다. …" on the next) gives that sentence's end to the chunk, up to this
+# share of the budget, when its first sentence ends within it; a printed line this short is no cut sentence.
+CARRY_SHARE = 4
+CUT_LINE = 20
+SENTENCE_END = re.compile(r"(?<=[.!?。…])\s+")
+ITEM_LETTERS = "가나다라마바사아자차카타파하"      # the marks of a list lettered 가. 나. 다. …
+ITEM_LETTER = re.compile(r"\s*([가-힣])[.)]\s")
 
 
 
@@ -176,7 +185,9 @@ class _Chunker:
                 self.flow.outline = self._outline()
         anchor = [{"page": block.page, "bbox": block.bbox, "cell_range": None}]
         note = kind == "paragraph" and NOTE.match(text) is not None
-        for piece in cut_within(text, self.budget):
+        if kind == "paragraph" and level is None and not note:
+            text = self._finish_cut_sentence(block, text, anchor)
+        for piece in cut_within(text, self.budget) if text else []:
             pack = self._pack_for(kind, piece)
             if note and self.starred and not pack.parts and pack.outline[-1:] != [self.starred]:
                 pack.outline = [*pack.outline, self.starred]     # the note opens a chunk: what it explains
@@ -184,6 +195,22 @@ class _Chunker:
             pack.body = pack.body or level is None
         if not note:
             self._remember_starred(text)
+
+    def _finish_cut_sentence(self, block: Block, text: str, anchor: list[dict]) -> str:
+        """Add to the open chunk the head of ``text`` that ends the sentence its last line broke off at a page
+        or column end, when ``text`` would not fit there whole; return the rest."""
+        pack = self.flow
+        if (pack is None or not pack.parts or block.extractor not in PAGE_WRAPPED_EXTRACTORS
+                or pack.fits(text, self.budget) or not text[0].isalpha() or _opens_item(text, pack.parts)):
+            return text
+        last = pack.parts[-1].rsplit("\n", 1)[-1].rstrip()
+        if len(last) < CUT_LINE or not last[-1].isalpha() or ENDS_SENTENCE.search(last):
+            return text
+        end = SENTENCE_END.search(text, 1)
+        if end is None or end.start() > self.budget // CARRY_SHARE:
+            return text
+        pack.add(text[:end.start()], anchor, block.id, block.extractor)
+        return text[end.end():]
 
     def _remember_starred(self, text: str) -> None:
         """Keep the last line of ``text`` that marks a word for a note (none: nothing to explain)."""
@@ -265,6 +292,22 @@ class _Chunker:
             text="\n".join(pack.parts), path=list(self.path), outline=list(pack.outline),
             anchors=anchors if anchors is not None else pack.anchors,
             extractors=pack.extractors, blocks=pack.blocks))
+
+
+def _opens_item(text: str, before: list[str]) -> bool:
+    """Whether ``text`` opens a list item. A syllable and a full stop ("다. 또한 …") open one only as the
+    next of the 가 나 다 … marks after its predecessor opened a line of ``before``: else the syllable ends
+    a sentence the page broke ("… 부여해야 한" / "다. 또한 …")."""
+    if not LIST_MARKER.match(text):
+        return False
+    letter = ITEM_LETTER.match(text)
+    if letter is None:
+        return True
+    place = ITEM_LETTERS.find(letter.group(1))
+    if place < 0:
+        return False
+    mark = re.compile(rf"(?m)^\s*{ITEM_LETTERS[place - 1]}[.)]\s")
+    return place == 0 or any(mark.search(part) for part in before)
 
 
 def chunk_id(n: int) -> str:
