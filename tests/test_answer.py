@@ -326,3 +326,13 @@ def test_a_table_s_header_row_loses_to_the_row_holding_the_values(tmp_path):
         result = answer(tenant, "금장로얄 단지의 관할 사무소 주소는 어디인가요?")
         assert result["answered"] is True
         assert "포스코대로 324" in result["lines"][0]["text"]
+
+
+def test_a_page_wrapped_line_that_stops_inside_a_word_runs_on_though_a_wider_line_stands_in_the_chunk():
+    text = ("국내연구자가 출판한 국제학술지 논문의 오픈액세스 현황은 다음과 같이 요약된다.\n"
+            "브리드 OA수가 증가하고 있으나, 최근에는 브\n"
+            "론즈 방식과 학술소셜네트워크인 ASN(Academic\n"
+            "Social Networks)에서 공유되는 오픈액세스 논\n"
+            "문도 눈에 띄게 증가하고 있다.")
+    lines = [" ".join(line.split()) for line in split_lines(text, wrapped=True)]
+    assert any(line.startswith("브리드 OA수가") and line.endswith("증가하고 있다.") for line in lines)

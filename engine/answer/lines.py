@@ -93,15 +93,25 @@ def _open_brackets(text: str) -> bool:
 
 
 def _unwrap(rows: list[str]) -> list[str]:
-    full = WRAP_SHARE * max(len(row) for row in rows)
+    widths = sorted(len(row) for row in rows)
+    full = WRAP_SHARE * widths[-1]
+    # a line of the usual width that stops on a letter before one ("… 최근에는 브" / "론즈 방식과 …") was wrapped
+    # though a wider line (a heading, a line of another size) stands in the chunk
+    usual = WRAP_SHARE * widths[len(widths) * 3 // 4]
     out = [rows[0]]
     for prev, row in zip(rows, rows[1:]):
-        if (len(prev) >= full and not ENDS_SENTENCE.search(prev) and not LIST_MARKER.match(row)
+        wrapped = len(prev) >= full or len(prev) >= usual and _mid_word(prev, row)
+        if (wrapped and not ENDS_SENTENCE.search(prev) and not LIST_MARKER.match(row)
                 and len(out[-1]) + len(row) < LONG_LINE):
             out[-1] += "\n" + row
         else:
             out.append(row)
     return out
+
+
+def _mid_word(prev: str, row: str) -> bool:
+    """Whether the page broke a word or a phrase: a letter ends ``prev`` and one opens ``row``."""
+    return prev[-1:].isalpha() and row[:1].isalpha()
 
 
 def candidate_lines(hit: dict, rank: int) -> list[Line]:
