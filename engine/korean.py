@@ -78,7 +78,8 @@ def flat(text: str) -> str:
 _AFTER_SENTENCE = r"(?<=[^0-9\s][.!?。])(?<![\s(\"'“‘]\w\.)(?<!^\w\.)\s+"
 _SENTENCE_BREAK = re.compile(rf"{_AFTER_SENTENCE}|\n+")
 # The same, where a long paragraph is cut into chunks: "…" ends a sentence too, and so does a digit's full stop.
-CHUNK_BREAK = re.compile(r"(?<=[.!?。…])\s+|\n+")
+SENTENCE_END = re.compile(r"(?<=[.!?。…])\s+")
+CHUNK_BREAK = re.compile(rf"{SENTENCE_END.pattern}|\n+")
 # A line that ends a sentence (or a lead-in's colon): the page did not break it.
 ENDS_SENTENCE = re.compile(r"[.!?。:;]\s*$")
 
@@ -97,6 +98,33 @@ BULLETS = "○●◦•▪■□◆◇◎※➀➁➂➃➄➅➆➇➈➉①②
 ITEM_MARK = r"\(?[0-9]{1,2}[.)]|[가-하][.)]"
 # A line starting a list item or a numbered heading ("○ ", "ㅇ ", "1. ", "(2) ", "가) ", "제3조").
 LIST_MARKER = re.compile(rf"\s*([{BULLETS}□■▣\-*]|ㅇ\s|(?:{ITEM_MARK})\s|제\s*[0-9]+\s*[조장절])")
+# The marks of a list lettered 가. 나. 다. …, and a line each of them opens.
+ITEM_LETTERS = "가나다라마바사아자차카타파하"
+_ITEM_LETTER = re.compile(r"\s*([가-힣])[.)]\s")
+_LETTERED_LINE = {letter: re.compile(rf"(?m)^\s*{letter}[.)]\s") for letter in ITEM_LETTERS}
+
+
+def opens_item(text: str, before: list[str]) -> bool:
+    """Whether ``text`` opens a list item (LIST_MARKER). A syllable and a full stop ("다. 또한 …") open one
+    only as the next of the 가 나 다 … marks after its predecessor opened a line of ``before``: else the
+    syllable ends a sentence the page broke ("… 부여해야 한" / "다. 또한 …")."""
+    if not LIST_MARKER.match(text):
+        return False
+    letter = _ITEM_LETTER.match(text)
+    if letter is None:
+        return True
+    place = ITEM_LETTERS.find(letter.group(1))
+    if place <= 0:
+        return place == 0
+    return any(_LETTERED_LINE[ITEM_LETTERS[place - 1]].search(part) for part in before)
+
+
+def broken_word(prev: str, row: str) -> bool:
+    """Whether a page or column end may have broken a word between two lines: a letter ends ``prev`` and
+    one opens ``row``."""
+    return prev[-1:].isalpha() and row[:1].isalpha()
+
+
 # A word marked for a note ("마이데이터*", "K-water**") and the note that explains it ("* 정보주체인 이용자
 # 중심의 …", "** …"), as plans and press releases set them out.
 STARRED = re.compile(r"([^\s*|()]+)\*+(?![^\s)\]」』,.])")

@@ -336,3 +336,10 @@ def test_a_page_wrapped_line_that_stops_inside_a_word_runs_on_though_a_wider_lin
             "문도 눈에 띄게 증가하고 있다.")
     lines = [" ".join(line.split()) for line in split_lines(text, wrapped=True)]
     assert any(line.startswith("브리드 OA수가") and line.endswith("증가하고 있다.") for line in lines)
+
+
+def test_a_syllable_and_full_stop_after_a_wrapped_line_end_its_sentence_but_a_lettered_item_stays_apart():
+    broken = "라이센스, 표준화된 메타데이타를 부여해야 한\n다. 또한 주목해야 할 내용이 있다."
+    assert len(split_lines(broken, wrapped=True)) == 1
+    listed = "가. 첫째 과제로 디지털 아카이브를 구축하고\n나. 둘째 과제로 저장소 구축을 추진한다."
+    assert len(split_lines(listed, wrapped=True)) == 2

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from engine.korean import ENDS_SENTENCE, LINE_BREAK, LIST_MARKER, NOTE, STARRED, flat, one_line
+from engine.korean import ENDS_SENTENCE, LINE_BREAK, NOTE, STARRED, broken_word, flat, one_line, opens_item
 from engine.model import PAGE_WRAPPED_EXTRACTORS
 
 CELL = " | "                # how a table chunk joins the cells of a row
@@ -100,18 +100,13 @@ def _unwrap(rows: list[str]) -> list[str]:
     usual = WRAP_SHARE * widths[len(widths) * 3 // 4]
     out = [rows[0]]
     for prev, row in zip(rows, rows[1:]):
-        wrapped = len(prev) >= full or len(prev) >= usual and _mid_word(prev, row)
-        if (wrapped and not ENDS_SENTENCE.search(prev) and not LIST_MARKER.match(row)
+        wrapped = len(prev) >= full or len(prev) >= usual and broken_word(prev, row)
+        if (wrapped and not ENDS_SENTENCE.search(prev) and not opens_item(row, out)
                 and len(out[-1]) + len(row) < LONG_LINE):
             out[-1] += "\n" + row
         else:
             out.append(row)
     return out
-
-
-def _mid_word(prev: str, row: str) -> bool:
-    """Whether the page broke a word or a phrase: a letter ends ``prev`` and one opens ``row``."""
-    return prev[-1:].isalpha() and row[:1].isalpha()
 
 
 def candidate_lines(hit: dict, rank: int) -> list[Line]:

@@ -14,13 +14,13 @@ are copied from the Document, never made up.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
 from openpyxl.utils.cell import get_column_letter, range_boundaries
 
-from engine.korean import CHUNK_BREAK, ENDS_SENTENCE, LIST_MARKER, NOTE, PAGE_NUMBER, STARRED, clean_text
+from engine.korean import (CHUNK_BREAK, ENDS_SENTENCE, NOTE, PAGE_NUMBER, SENTENCE_END, STARRED, broken_word,
+                           clean_text, opens_item)
 from engine.model import PAGE_WRAPPED_EXTRACTORS, Block, Cell, Document, Table
 from engine.read.outline import heading_box, heading_level
 from engine.search.table_header import band_cells, column_names, header_band
@@ -39,9 +39,6 @@ HEADER_SHARE = 3
 # share of the budget, when its first sentence ends within it; a printed line this short is no cut sentence.
 CARRY_SHARE = 4
 CUT_LINE = 20
-SENTENCE_END = re.compile(r"(?<=[.!?。…])\s+")
-ITEM_LETTERS = "가나다라마바사아자차카타파하"      # the marks of a list lettered 가. 나. 다. …
-ITEM_LETTER = re.compile(r"\s*([가-힣])[.)]\s")
 
 
 
@@ -201,10 +198,10 @@ class _Chunker:
         or column end, when ``text`` would not fit there whole; return the rest."""
         pack = self.flow
         if (pack is None or not pack.parts or block.extractor not in PAGE_WRAPPED_EXTRACTORS
-                or pack.fits(text, self.budget) or not text[0].isalpha() or _opens_item(text, pack.parts)):
+                or pack.fits(text, self.budget) or opens_item(text, pack.parts)):
             return text
         last = pack.parts[-1].rsplit("\n", 1)[-1].rstrip()
-        if len(last) < CUT_LINE or not last[-1].isalpha() or ENDS_SENTENCE.search(last):
+        if len(last) < CUT_LINE or not broken_word(last, text) or ENDS_SENTENCE.search(last):
             return text
         end = SENTENCE_END.search(text, 1)
         if end is None or end.start() > self.budget // CARRY_SHARE:
@@ -292,22 +289,6 @@ class _Chunker:
             text="\n".join(pack.parts), path=list(self.path), outline=list(pack.outline),
             anchors=anchors if anchors is not None else pack.anchors,
             extractors=pack.extractors, blocks=pack.blocks))
-
-
-def _opens_item(text: str, before: list[str]) -> bool:
-    """Whether ``text`` opens a list item. A syllable and a full stop ("다. 또한 …") open one only as the
-    next of the 가 나 다 … marks after its predecessor opened a line of ``before``: else the syllable ends
-    a sentence the page broke ("… 부여해야 한" / "다. 또한 …")."""
-    if not LIST_MARKER.match(text):
-        return False
-    letter = ITEM_LETTER.match(text)
-    if letter is None:
-        return True
-    place = ITEM_LETTERS.find(letter.group(1))
-    if place < 0:
-        return False
-    mark = re.compile(rf"(?m)^\s*{ITEM_LETTERS[place - 1]}[.)]\s")
-    return place == 0 or any(mark.search(part) for part in before)
 
 
 def chunk_id(n: int) -> str:
