@@ -195,9 +195,10 @@ class _Chunker:
 
     def _finish_cut_sentence(self, block: Block, text: str, anchor: list[dict]) -> str:
         """Add to the open chunk the head of ``text`` that ends the sentence its last line broke off at a page
-        or column end, when ``text`` would not fit there whole; return the rest."""
+        or column end, when ``text`` would not fit there whole (a chunk of headings only broke none); return
+        the rest."""
         pack = self.flow
-        if (pack is None or not pack.parts or block.extractor not in PAGE_WRAPPED_EXTRACTORS
+        if (pack is None or not pack.body or block.extractor not in PAGE_WRAPPED_EXTRACTORS
                 or pack.fits(text, self.budget) or opens_item(text, pack.parts)):
             return text
         last = pack.parts[-1].rsplit("\n", 1)[-1].rstrip()
