@@ -45,7 +45,7 @@ from engine.answer.ranker import RERANKED  # noqa: E402
 TOP = RERANKED      # candidate lines per question kept as rows: those the learned order reorders
 FEATURES = ("covered", "in_line", "in_near", "in_after", "in_context", "in_chunk", "in_head", "numbers_missing", "cue",
             "field", "echo", "ocr", "rank", "long", "length", "row", "first_row", "cues_asked", "cues_full", "search",
-            "lacks_asked", *("holds_" + name for name in CUE_WORTH), "pairs", "dense", "rarest", "hand")
+            "lacks_asked", *("holds_" + name for name in CUE_WORTH), "pairs", "dense", "rarest", "bigrams", "hand")
 WEIGHTS_FILE = Path(ranker_weights.__file__)
 L2 = 1e-3           # penalty on the standardised weights
 STEPS = 300

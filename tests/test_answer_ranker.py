@@ -39,3 +39,17 @@ def test_a_line_holding_the_question_words_side_by_side_is_told_from_one_scatter
     assert lines[together]["pairs"] == 1.0 and lines[apart]["pairs"] == 0.0
     assert lines[together]["dense"] > lines[apart]["dense"]
     assert lines[together]["rarest"] == lines[apart]["rarest"] == 1.0
+
+
+def test_a_line_cut_into_other_words_than_the_question_still_holds_its_letter_pairs():
+    # Kiwi reads "개똥이 수학" as 개똥 + 이: the term 개똥 is all a term match sees; the letter pairs see the name
+    question = analyze("C반 기말고사 성적표의 개똥이 수학 성적은?")
+    rows = "이름 | 국어 | 영어 | 수학\n개똥이 | 89 | 65 | 78\n칠득이 | 77 | 77 | 77"
+    lines = {line.text: line.features for line in rank_lines(question, [_hit(rows, "성적.hwpx")])}
+    assert lines["개똥이 | 89 | 65 | 78"]["bigrams"] > lines["칠득이 | 77 | 77 | 77"]["bigrams"]
+
+
+def test_the_question_words_themselves_are_no_letter_pairs_to_look_for():
+    question = analyze("무엇이 언제 바뀌었나요?")
+    [line] = rank_lines(question, [_hit("무엇이 언제 어떻게")])
+    assert line.features["bigrams"] == 0.0

@@ -186,7 +186,7 @@ CUES: tuple[Cue, ...] = (
          r"것입니다|것임|것이다|해당하지|아니|않", r"해당|과세|가능|없|있", 0.08),
 )
 _CUE_BY_NAME = {cue.name: cue for cue in CUES}
-_WH = re.compile(r"언제|며칠|얼마|몇|누구|누가|어디|무엇|뭐|뭔|무슨|어떤|어느|어떻게|왜")
+WH_WORDS = re.compile(r"언제|며칠|얼마|몇|누구|누가|어디|무엇|뭐|뭔|무슨|어떤|어느|어떻게|왜")   # what a question asks by
 _ORDINAL = re.compile(r"(첫|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*번\s*째")
 _QUOTED = re.compile(r"[‘'“\"「『]([^’'”\"」』]{1,40})[’'”\"」』]")
 
@@ -215,7 +215,7 @@ class Question:
 def analyze(question: str) -> Question:
     """The terms and answer cues of ``question``."""
     cues = [cue.name for cue in CUES if cue.asked_by.search(question)]
-    if "yesno" in cues and _WH.search(question):
+    if "yesno" in cues and WH_WORDS.search(question):
         cues.remove("yesno")
     replaced = {name for cue in cues for name in _CUE_BY_NAME[cue].replaces}
     cues = [cue for cue in cues if cue not in replaced]

@@ -10,18 +10,20 @@ it holds the kind of answer the question asks for (engine/answer/question_cues.p
 an amount for 얼마 …), more as a form field whose label names it ("제출장소: 강북구청 …"), and loses
 for missing a number the question names, for only echoing the question (a heading, an empty form
 field) and for length. ``line.features`` keeps what the score is made of and what the learned order
-(ranker) weighs besides: which of the asked kinds of answer the line holds and how close together the
-question's words stand in it.
+(ranker) weighs besides: which of the asked kinds of answer the line holds, how close together the
+question's words stand in it and how many of the question's letter pairs it holds.
 """
 from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from functools import lru_cache
 from typing import Callable, Optional
 
 from engine.answer.lines import LONG_LINE, Line, candidate_lines
-from engine.answer.question_cues import CUE_WORTH, Question, Term, cue_weight, field_weight, full_cues, line_cues
+from engine.answer.question_cues import (CUE_WORTH, WH_WORDS, Question, Term, cue_weight, field_weight, full_cues,
+                                         line_cues)
 from engine.korean import flat
 
 # Credit for a term found outside the line: in its file name, title, headings, table caption or header …
@@ -70,7 +72,31 @@ def rank_lines(question: Question, hits: list[dict], ranked: Optional[int] = Non
     for line in lines:
         line.score = _score(question, weights, line, ranked, in_head, of_chunk)
         line.features["search"] = (line.hit.get("score") or 0.0) / best   # 0 for a chunk not searched
+    _bigram_recall(question, lines)
     return sorted(lines, key=lambda l: -l.score)
+
+
+_NOT_LETTERS = re.compile(r"[\W_]+")
+
+
+def _bigrams(text: str) -> set[str]:
+    """The pairs of neighbouring letters (or digits) of flat ``text``, punctuation left out."""
+    letters = _NOT_LETTERS.sub("", text)
+    return {letters[i:i + 2] for i in range(len(letters) - 1)}
+
+
+def _bigram_recall(question: Question, lines: list[Line]) -> None:
+    """Feature ``bigrams`` of each line (for the learned order): the share of the question's letter pairs
+    (its question words left out) the line holds, each weighing more the fewer candidate lines hold it. It
+    sees what the terms miss: a compound Kiwi cuts otherwise in the line than in the question (관리대상수지,
+    개똥이), endings and particles a question rewriting the answer sentence keeps."""
+    asked = _bigrams(flat(WH_WORDS.sub(" ", question.text)))
+    found = [asked & _bigrams(line.flat) for line in lines]
+    lines_holding = Counter(pair for pairs in found for pair in pairs)
+    weight = {pair: math.log(1 + len(lines) / (1 + lines_holding[pair])) for pair in asked}
+    total = sum(weight.values()) or 1.0
+    for line, pairs in zip(lines, found):
+        line.features["bigrams"] = sum(weight[pair] for pair in pairs) / total
 
 
 # ---- scoring ---------------------------------------------------------------------------
