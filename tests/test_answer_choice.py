@@ -3,6 +3,7 @@ and the question cues behind them (engine/answer/question_cues.py)."""
 from __future__ import annotations
 
 import io
+import math
 
 import docx
 import pytest
@@ -506,3 +507,25 @@ def test_the_line_a_documents_number_was_read_from_answers_as_that_field(tmp_pat
         assert "소방행정과-6828" in result["text"].splitlines()[0]
     finally:
         t.close()
+
+
+def test_a_second_line_is_one_the_hand_set_score_or_the_learned_order_holds_nearly_as_good():
+    from engine.answer import choice, ranker
+    text = ("□ 신청 기간 : 2026. 3. 3.(화) ~ 3. 25.(수) 18:00까지\n"
+            "※ 신청 마감일에는 접속이 몰리므로 마감 2~3일 전에 신청하기를 권고함\n"
+            "□ 신청 방법 : 누리집에서 온라인으로 신청\n"
+            "□ 선정 결과 발표 : 2026. 4. 10.(금) 누리집 공지")
+    hits = [_hit(text, "공고.hwp"), _hit("신청 기간은 공고일부터 3주이다.", "다른.hwp")]
+    # the first by the hand-set score alone, the second by the learned order alone, the third by neither
+    for asked in ("신청 기간은?", "마감 전에 신청하려면 언제까지 해야 하나요?", "마감일 며칠 전에 신청해야 하나요?"):
+        question = analyze(asked)
+        chosen = choose_lines(question, hits)
+        order = scoring.rank_lines(question, hits)
+        learned = ranker.reranked(list(order))
+        top, first = order[0].score, learned[0].learned
+        assert chosen and all(line.hit["filename"] == chosen[0].hit["filename"] for line in chosen)
+        close = [line for line in learned[1:] if line.hit["filename"] == chosen[0].hit["filename"]
+                 and line.flat not in chosen[0].flat and chosen[0].flat not in line.flat
+                 and (line.score >= top - choice.SECOND_GAP
+                      or line.learned >= first + math.log(choice.LEARNED_SECOND_SHARE))]
+        assert (len(chosen) == 2) == bool(close), asked
