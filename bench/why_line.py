@@ -4,8 +4,8 @@
 
 Prints the question's terms and the kinds of answer it asks for, the refusal's evidence and confidence
 (refused below its level), then for each of the first ``--top`` lines (ranker.reranked): its hand-set score,
-its learned score, how much of the question it covers, the cues it holds, its file and its text. For
-looking into one question, never for tuning on it.
+its learned score, how much of the question it covers, its worth as a form field, the cues it holds, its file
+and its text. For looking into one question, never for tuning on it.
 """
 from __future__ import annotations
 
@@ -51,8 +51,8 @@ def main() -> int:
         for line in learned[:args.top]:
             f = line.features
             cues = ", ".join(f"{k} {v:.2f}" for k, v in line_cues(question, line.text, line.header).items()) or "-"
-            print(f"{line.score:6.3f} {line.learned:6.2f}  covered {f['covered']:.2f}  cues {cues}  "
-                  f"[{line.hit['filename']}]\n        {line.text[:160]!r}")
+            print(f"{line.score:6.3f} {line.learned:6.2f}  covered {f['covered']:.2f}  field {f['field']:.2f}  "
+                  f"cues {cues}  [{line.hit['filename']}]\n        {line.text[:160]!r}")
     finally:
         tenant.close()
     return 0
