@@ -14,7 +14,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-RIGHT = {"correct", "refused_ok"}     # corpus, rewording and office verdicts that count as right
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from answers import is_right  # noqa: E402  (how bench/answers.py itself judges a verdict)
 
 
 def load(path: Path) -> dict[tuple, dict]:
@@ -22,12 +23,6 @@ def load(path: Path) -> dict[tuple, dict]:
     with path.open(encoding="utf-8") as fh:
         records = [json.loads(line) for line in fh if line.strip()]
     return {(r["set"], r["question"], r.get("document")): r for r in records}
-
-
-def right(record: dict) -> bool:
-    """Whether a record counts as right: KorQuAD's whole answer holds the gold; elsewhere its verdict."""
-    verdict = record["verdict"]
-    return bool(verdict.get("whole")) if isinstance(verdict, dict) else verdict in RIGHT
 
 
 def tally(records: dict[tuple, dict]) -> Counter:
@@ -40,7 +35,7 @@ def tally(records: dict[tuple, dict]) -> Counter:
             out[key + ("refused",)] += r["verdict"] == "refused_ok"
         else:
             out[key + ("asked",)] += 1
-            out[key + ("right",)] += right(r)
+            out[key + ("right",)] += is_right(r["verdict"])
     return out
 
 
@@ -64,9 +59,9 @@ def changed(base: dict[tuple, dict], new: dict[tuple, dict], sets: set[str] | No
     out = []
     for key in sorted(base.keys() & new.keys()):
         a, b = base[key], new[key]
-        if (sets and key[0] not in sets) or right(a) == right(b):
+        if (sets and key[0] not in sets) or is_right(a["verdict"]) == is_right(b["verdict"]):
             continue
-        out.append(f"{'gained' if right(b) else 'lost':6} {key[0]} {a.get('half') or ''}: {key[1]}")
+        out.append(f"{'gained' if is_right(b['verdict']) else 'lost':6} {key[0]} {a.get('half') or ''}: {key[1]}")
         for tag, r in (("base", a), ("new", b)):
             out.append(f"       {tag}: {(r.get('text') or '(' + str(r.get('reason')) + ')')[:150]!r}")
     return out

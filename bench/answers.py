@@ -246,7 +246,7 @@ def run(tenant: Tenant, questions: list[dict], judge_one, limit: int, records: l
                         "files": [c["filename"] for c in result["citations"]], "reason": result["reason"],
                         "half": q.get("half"), "id": q.get("id", q.get("n")), "kind": q.get("kind"),
                         "want": q.get("answer_snippet") or q.get("answer"), "document": q.get("document")})
-        if show and not _right(verdict):
+        if show and not is_right(verdict):
             want = q.get("answer") or q.get("answer_snippet")
             print(f"{name:9} {verdict}  {q['question']}\n{'':9} want: {want}")
             for line, citation in zip(result["lines"], result["citations"]):
@@ -254,7 +254,8 @@ def run(tenant: Tenant, questions: list[dict], judge_one, limit: int, records: l
     return verdicts, times
 
 
-def _right(verdict) -> bool:
+def is_right(verdict) -> bool:
+    """Whether a verdict counts as right: KorQuAD's whole answer holds the gold; elsewhere correct or rightly refused."""
     if isinstance(verdict, dict):
         return verdict["whole"]
     return verdict in ("correct", "refused_ok")

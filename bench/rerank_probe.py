@@ -83,7 +83,7 @@ def repicked(item: dict, bonus: list[float]) -> dict:
 
 def right(item: dict, result: dict) -> bool:
     judge = bench.judge_korquad if item["set"].startswith("korquad") else bench.judge
-    return bench._right(judge(item["row"], result))
+    return bench.is_right(judge(item["row"], result))
 
 
 def within_reach(item: dict) -> bool:

@@ -66,7 +66,8 @@ def choose_lines(question: Question, hits: list[dict], ranked: Optional[int] = N
             chosen.append(line)
     if len(chosen) == 1:     # no second line close by the hand-set score: the learned order's next, if nearly as sure
         sure = learned[0].learned + math.log(LEARNED_SECOND_SHARE)
-        chosen += [line for line in learned[1:] if line.learned >= sure and _may_follow(best, line)][:1]
+        second = next((line for line in learned[1:] if line.learned >= sure and _may_follow(best, line)), None)
+        chosen += [second] if second is not None else []
     if len(chosen) == 1 and best.prior and BACK_REFERENCE.match(best.quote) and not LIST_MARKER.match(best.prior):
         chosen.insert(0, replace(best, quote=best.prior, flat=flat(best.prior), prior=""))
     return chosen
